@@ -1,0 +1,209 @@
+/**
+ * The benchmark harness every suite under bench/ uses.
+ *
+ * A suite is a `bench/<name>.bench.ts` file whose default export is a {@link Suite}. It measures
+ * with tinybench via {@link compare} (throughput of several implementations of the same job, in one
+ * run, as ratios to a baseline) or by its own timing loop for latency and error-rate reports, and
+ * returns a {@link SuiteReport}: Markdown for the summary, raw data for the JSON file, and Vega-Lite
+ * chart specs that bench/run.ts renders to SVG (server-side, no browser).
+ */
+import { Bench } from "tinybench";
+
+export interface BenchContext {
+  /** `npm run bench -- --full`: larger sizes, more trials. */
+  readonly full: boolean;
+  /** Prints a progress line (suites run for minutes; say what is happening). */
+  log(message: string): void;
+}
+
+/** A Vega-Lite specification (kept loose so suites need not import vega-lite's types). */
+export type ChartSpec = Record<string, unknown>;
+
+export interface Chart {
+  /** File-name part: the SVG is written to bench/results/<suite>-<name>.svg. */
+  name: string;
+  spec: ChartSpec;
+}
+
+export interface SuiteReport {
+  /** Markdown for bench/results/README.md (no top-level heading; run.ts adds one). */
+  markdown: string;
+  /** Everything measured, written to bench/results/<suite>.json. */
+  data: unknown;
+  charts?: Chart[];
+}
+
+export interface Suite {
+  name: string;
+  description: string;
+  run(ctx: BenchContext): Promise<SuiteReport>;
+}
+
+export interface Row {
+  name: string;
+  /** Operations per second, each call of the task counting `batch` operations. */
+  opsPerSec: number;
+  /** Relative margin of error of the mean, in percent. */
+  rme: number;
+  samples: number;
+  /** opsPerSec divided by the baseline's, measured in the same run. */
+  ratio: number;
+}
+
+export interface CompareOptions {
+  /** Name of the task the others are divided by. */
+  baseline: string;
+  /** Operations performed by one call of each task (e.g. a loop over 1000 keys). */
+  batch?: number;
+  /** Milliseconds to spend on each task (default 500, ×3 in --full). */
+  time?: number;
+  /** Runs before each task's measurement (outside the timed region). */
+  beforeTask?: (name: string) => void | Promise<void>;
+}
+
+/**
+ * Runs every task under the same conditions, one after another, and returns throughput rows with
+ * ratios to the baseline. All tasks of one comparison run in the same process and run, so ratios
+ * are meaningful even on a noisy shared machine; absolute numbers are not.
+ */
+export async function compare(
+  ctx: BenchContext,
+  title: string,
+  tasks: Record<string, () => unknown>,
+  options: CompareOptions,
+): Promise<Row[]> {
+  const batch = options.batch ?? 1;
+  const time = (options.time ?? 500) * (ctx.full ? 3 : 1);
+  const bench = new Bench({ time, iterations: 8, name: title });
+  for (const [name, fn] of Object.entries(tasks)) {
+    bench.add(name, fn, options.beforeTask ? { beforeAll: () => options.beforeTask!(name) } : {});
+  }
+  ctx.log(`  ${title}: ${Object.keys(tasks).join(", ")}`);
+  await bench.run();
+  const rows: Row[] = bench.tasks.map((t) => {
+    const r = t.result;
+    if (r.state === "errored") throw new Error(`${title} / ${t.name}: ${r.error.message}`, { cause: r.error });
+    if (r.state !== "completed") throw new Error(`${title} / ${t.name}: ${r.state}`);
+    return {
+      name: t.name,
+      opsPerSec: r.throughput.mean * batch,
+      rme: r.latency.rme,
+      samples: r.latency.samplesCount,
+      ratio: 0,
+    };
+  });
+  const base = rows.find((r) => r.name === options.baseline);
+  if (!base) throw new Error(`${title}: baseline ${options.baseline} is not a task`);
+  for (const r of rows) r.ratio = r.opsPerSec / base.opsPerSec;
+  return rows;
+}
+
+/** Formats a number of operations per second compactly (3 significant digits). */
+export function formatOps(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toPrecision(3)}G`;
+  if (n >= 1e6) return `${(n / 1e6).toPrecision(3)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toPrecision(3)}k`;
+  return n.toPrecision(3);
+}
+
+/** A Markdown table. */
+export function markdownTable(header: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+/** The standard throughput table: ops/s, ±%, and the ratio to the baseline. */
+export function throughputTable(title: string, rows: Row[]): string {
+  return `**${title}**\n\n${markdownTable(
+    ["implementation", "ops/s", "± %", "vs baseline"],
+    rows.map((r) => [r.name, formatOps(r.opsPerSec), r.rme.toFixed(1), `${r.ratio.toFixed(2)}×`]),
+  )}\n`;
+}
+
+/** A line chart of y against x, one line per series; log scales optional. */
+export function lineChart(options: {
+  title: string;
+  data: { x: number; y: number; series: string }[];
+  xTitle: string;
+  yTitle: string;
+  xLog?: boolean;
+  yLog?: boolean;
+  /** Extra layers (e.g. a theoretical band) in Vega-Lite form. */
+  layers?: ChartSpec[];
+}): ChartSpec {
+  const line: ChartSpec = {
+    mark: { type: "line", point: true },
+    encoding: {
+      x: { field: "x", type: "quantitative", title: options.xTitle, scale: options.xLog ? { type: "log" } : {} },
+      y: { field: "y", type: "quantitative", title: options.yTitle, scale: options.yLog ? { type: "log" } : {} },
+      color: { field: "series", type: "nominal", title: null },
+    },
+  };
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title: options.title,
+    width: 640,
+    height: 360,
+    data: { values: options.data },
+    layer: [...(options.layers ?? []), line],
+  };
+}
+
+/** A horizontal bar chart of values by name (e.g. ops/s per implementation). */
+export function barChart(options: {
+  title: string;
+  data: { name: string; value: number }[];
+  valueTitle: string;
+}): ChartSpec {
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title: options.title,
+    width: 560,
+    height: { step: 24 },
+    data: { values: options.data },
+    mark: "bar",
+    encoding: {
+      y: { field: "name", type: "nominal", sort: "-x", title: null },
+      x: { field: "value", type: "quantitative", title: options.valueTitle },
+    },
+  };
+}
+
+/** Bar chart of a throughput comparison. */
+export function throughputChart(title: string, rows: Row[]): ChartSpec {
+  return barChart({
+    title,
+    data: rows.map((r) => ({ name: r.name, value: r.opsPerSec })),
+    valueTitle: "operations per second",
+  });
+}
+
+/** Deterministic PRNG (mulberry32) so every suite draws the same inputs on every run. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `count` distinct ASCII strings such as "user:1f3a9c:42", deterministic for a seed. */
+export function distinctStrings(count: number, seed = 1, prefix = "user:"): string[] {
+  const rand = prng(seed);
+  const salt = Math.floor(rand() * 0xffffff).toString(16);
+  const out = new Array<string>(count);
+  for (let i = 0; i < count; i++) out[i] = `${prefix}${salt}:${i.toString(36)}`;
+  return out;
+}
+
+/** Heap used after a forced GC when node runs with --expose-gc (tsx passes it via run.ts), else NaN. */
+export function heapUsed(): number {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (!g) return Number.NaN;
+  g();
+  g();
+  return process.memoryUsage().heapUsed;
+}

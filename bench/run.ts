@@ -1,0 +1,92 @@
+/**
+ * `npm run bench [-- --full] [suite …]`: runs every bench/*.bench.ts suite (or the named ones) and
+ * writes bench/results/<suite>.json, bench/results/<suite>-<chart>.svg and the Markdown summary
+ * bench/results/README.md (merged with the sections of suites not run this time).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import * as vega from "vega";
+import { compile } from "vega-lite";
+import type { BenchContext, Suite } from "./lib.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const resultsDir = join(here, "results");
+const args = process.argv.slice(2);
+const full = args.includes("--full");
+const wanted = args.filter((a) => !a.startsWith("--"));
+
+if (!(globalThis as { gc?: unknown }).gc) {
+  console.log("(memory figures need --expose-gc; npm run bench passes it)");
+}
+
+const files = readdirSync(here)
+  .filter((f) => f.endsWith(".bench.ts"))
+  .sort();
+const suites: Suite[] = [];
+for (const f of files) {
+  const suite = (await import(pathToFileURL(join(here, f)).href)).default as Suite;
+  if (wanted.length === 0 || wanted.includes(suite.name)) suites.push(suite);
+}
+if (suites.length === 0) throw new Error(`no suite matches ${wanted.join(", ")}; have ${files.join(", ")}`);
+
+mkdirSync(resultsDir, { recursive: true });
+const started = Date.now();
+const ctx: BenchContext = {
+  full,
+  log: (m) => console.log(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)}s] ${m}`),
+};
+
+async function renderSvg(spec: Record<string, unknown>): Promise<string> {
+  const view = new vega.View(vega.parse(compile(spec as never).spec), { renderer: "none" });
+  const svg = await view.toSVG();
+  view.finalize();
+  return svg;
+}
+
+// The summary keeps one section per suite between markers, so running one suite updates only it.
+const summaryPath = join(resultsDir, "README.md");
+const sections = new Map<string, string>();
+if (existsSync(summaryPath)) {
+  for (const m of readFileSync(summaryPath, "utf8").matchAll(/<!-- suite:(\S+) -->\n([\s\S]*?)<!-- \/suite -->/g)) {
+    sections.set(m[1]!, m[2]!);
+  }
+}
+
+const environment = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpu: `${cpus()[0]?.model ?? "unknown"} × ${cpus().length}`,
+  mode: full ? "full" : "quick",
+};
+
+for (const suite of suites) {
+  ctx.log(`suite ${suite.name}: ${suite.description}`);
+  const t0 = Date.now();
+  const report = await suite.run(ctx);
+  const seconds = (Date.now() - t0) / 1000;
+  writeFileSync(
+    join(resultsDir, `${suite.name}.json`),
+    `${JSON.stringify({ suite: suite.name, environment, seconds, data: report.data }, null, 1)}\n`,
+  );
+  let charts = "";
+  for (const chart of report.charts ?? []) {
+    const file = `${suite.name}-${chart.name}.svg`;
+    writeFileSync(join(resultsDir, file), await renderSvg(chart.spec));
+    charts += `\n![${chart.name}](${file})\n`;
+  }
+  const stamp = `_${environment.date.slice(0, 10)}, Node ${environment.node}, ${environment.cpu}, ${environment.mode} mode, ${seconds.toFixed(0)} s_`;
+  sections.set(suite.name, `## ${suite.name}\n\n${suite.description}\n\n${stamp}\n\n${report.markdown}\n${charts}\n`);
+  ctx.log(`suite ${suite.name} done in ${seconds.toFixed(0)} s`);
+}
+
+const body = [...sections.entries()]
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([name, text]) => `<!-- suite:${name} -->\n${text}<!-- /suite -->`)
+  .join("\n\n");
+writeFileSync(
+  summaryPath,
+  `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts). Ratios are measured within one run on the machine named in each section; absolute numbers are not comparable across machines.\n\n${body}\n`,
+);
+ctx.log(`wrote ${summaryPath}`);

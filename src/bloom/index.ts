@@ -1,0 +1,2 @@
+/** `redstruct/bloom` — not built yet. @module */
+export {};

@@ -1,0 +1,2 @@
+/** `redstruct/dict` — not built yet. @module */
+export {};

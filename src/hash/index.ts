@@ -1,0 +1,15 @@
+/**
+ * `redstruct/hash` — the one hashing module every structure uses.
+ * @module
+ */
+export { type Element, utf8 } from "./element.js";
+export { murmur3_32, murmur3_128 } from "./murmur3.js";
+export { murmur64a, murmur64aInto, REDIS_HLL_SEED } from "./murmur64a.js";
+export {
+  randomSipKey,
+  type SipKey,
+  siphash13,
+  siphash13Into,
+  siphash24,
+  sipKeyFromBytes,
+} from "./siphash.js";

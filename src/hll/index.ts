@@ -1,0 +1,2 @@
+/** `redstruct/hll` — not built yet. @module */
+export {};

@@ -1,0 +1,2 @@
+/** `redstruct/idgen` — not built yet. @module */
+export {};

@@ -1,0 +1,15 @@
+/**
+ * redstruct — Redis's data-structure algorithms for browsers and Node, with no Redis server.
+ *
+ * The root re-exports every subpath: `redstruct/hash`, `redstruct/hll`, `redstruct/bloom`,
+ * `redstruct/skiplist`, `redstruct/dict`, `redstruct/idgen`.
+ * @module
+ */
+
+export * from "./bloom/index.js";
+export * from "./dict/index.js";
+export * from "./hash/index.js";
+export * from "./hll/index.js";
+export * from "./idgen/index.js";
+export { RedstructFormatError } from "./internal/errors.js";
+export * from "./skiplist/index.js";

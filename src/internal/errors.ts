@@ -1,0 +1,60 @@
+/**
+ * Errors shared by every structure.
+ *
+ * Argument checks throw the built-in `RangeError` / `TypeError` with a message of the form
+ * `redstruct/<Structure>: <param> must be <allowed>, got <value>` so a caller can tell at a glance
+ * which argument was wrong and why. Serialized input that is truncated, corrupt or hostile throws
+ * {@link RedstructFormatError}, never an out-of-bounds read or a silently wrong structure.
+ */
+
+/** Thrown when serialized input (a Redis blob, a `toBytes()` buffer) is malformed. */
+export class RedstructFormatError extends Error {
+  override readonly name = "RedstructFormatError";
+}
+
+/** Renders a value for an error message without throwing on exotic inputs (symbols, bigints). */
+export function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === "bigint") return `${value}n`;
+  if (typeof value === "number" || typeof value === "boolean" || value == null) return String(value);
+  if (value instanceof Uint8Array) return `Uint8Array(${value.length})`;
+  if (Array.isArray(value)) return `Array(${value.length})`;
+  return typeof value === "function" ? "a function" : Object.prototype.toString.call(value);
+}
+
+/** Builds the `RangeError` every structure throws for an out-of-range argument. */
+export function rangeError(where: string, param: string, value: unknown, allowed: string): RangeError {
+  return new RangeError(`redstruct/${where}: ${param} must be ${allowed}, got ${describe(value)}`);
+}
+
+/** Builds the `TypeError` every structure throws for an argument of the wrong type. */
+export function typeError(where: string, param: string, value: unknown, allowed: string): TypeError {
+  return new TypeError(`redstruct/${where}: ${param} must be ${allowed}, got ${describe(value)}`);
+}
+
+/**
+ * Checks that `value` is an integer in [min, max] and returns it.
+ * @throws TypeError when not a number, RangeError when not an integer in range.
+ */
+export function checkInteger(where: string, param: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== "number") throw typeError(where, param, value, `an integer in [${min}, ${max}]`);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw rangeError(where, param, value, `an integer in [${min}, ${max}]`);
+  }
+  return value;
+}
+
+/**
+ * Checks that `value` is a finite number (NaN and ±Infinity rejected) and returns it.
+ * @throws TypeError when not a number, RangeError when NaN or infinite.
+ */
+export function checkFinite(where: string, param: string, value: unknown): number {
+  if (typeof value !== "number") throw typeError(where, param, value, "a finite number");
+  if (!Number.isFinite(value)) throw rangeError(where, param, value, "a finite number");
+  return value;
+}
+
+/** Throws a {@link RedstructFormatError} prefixed with the structure name. */
+export function formatError(where: string, message: string): RedstructFormatError {
+  return new RedstructFormatError(`redstruct/${where}: ${message}`);
+}

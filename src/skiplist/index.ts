@@ -1,0 +1,2 @@
+/** `redstruct/skiplist` — not built yet. @module */
+export {};

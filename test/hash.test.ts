@@ -1,0 +1,184 @@
+import fc from "fast-check";
+import murmurHash3 from "murmurhash3js-revisited";
+import { describe, expect, it } from "vitest";
+import {
+  murmur3_32,
+  murmur3_128,
+  murmur64a,
+  murmur64aInto,
+  randomSipKey,
+  siphash13,
+  siphash13Into,
+  siphash24,
+  sipKeyFromBytes,
+  utf8,
+} from "../src/hash/index.js";
+import vectors from "./vectors/hash-vectors.json" with { type: "json" };
+
+const fromHex = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
+
+/** An independent BigInt MurmurHash64A, straight from the algorithm's description. */
+function murmur64aModel(bytes: Uint8Array, seed: bigint): bigint {
+  const m = 0xc6a4a7935bd1e995n;
+  const mask = (1n << 64n) - 1n;
+  let h = (seed ^ (BigInt(bytes.length) * m)) & mask;
+  const blocks = bytes.length - (bytes.length % 8);
+  for (let i = 0; i < blocks; i += 8) {
+    let k = 0n;
+    for (let j = 7; j >= 0; j--) k = (k << 8n) | BigInt(bytes[i + j]!);
+    k = (k * m) & mask;
+    k ^= k >> 47n;
+    k = (k * m) & mask;
+    h ^= k;
+    h = (h * m) & mask;
+  }
+  if (bytes.length % 8) {
+    for (let j = 0; j < bytes.length % 8; j++) h ^= BigInt(bytes[blocks + j]!) << BigInt(8 * j);
+    h = (h * m) & mask;
+  }
+  h ^= h >> 47n;
+  h = (h * m) & mask;
+  h ^= h >> 47n;
+  return h;
+}
+
+// Strings with astral characters and lone surrogates, which TextEncoder turns into U+FFFD.
+const anyString = fc.oneof(
+  fc.string({ unit: "grapheme", maxLength: 40 }),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ maxLength: 300 }),
+);
+const anyElement = fc.oneof(
+  anyString,
+  fc.uint8Array({ maxLength: 300 }),
+  fc.double(),
+  fc.integer(),
+  fc.bigInt({ min: -(1n << 80n), max: 1n << 80n }),
+);
+
+describe("utf8", () => {
+  it("encodes strings as UTF-8, numbers and bigints as decimal strings, bytes as is", () => {
+    expect([...utf8("é")]).toEqual([0xc3, 0xa9]);
+    expect(utf8(42)).toEqual(utf8("42"));
+    expect(utf8(-1.5)).toEqual(utf8("-1.5"));
+    expect(utf8(12345678901234567890n)).toEqual(utf8("12345678901234567890"));
+    const b = new Uint8Array([1, 2, 3]);
+    expect(utf8(b)).toBe(b);
+  });
+
+  it("rejects other types with a TypeError naming the module", () => {
+    for (const bad of [null, undefined, {}, [], true, Symbol("x")]) {
+      expect(() => utf8(bad as never)).toThrow(TypeError);
+      expect(() => murmur64a(bad as never)).toThrow(/redstruct\/hash: element must be/);
+    }
+  });
+});
+
+describe("murmur64a", () => {
+  it("matches the reference C vectors (every tail length, 32- and 64-bit seeds)", () => {
+    expect(vectors.murmur64a.length).toBeGreaterThan(100);
+    for (const v of vectors.murmur64a) {
+      expect(murmur64a(fromHex(v.bytes), BigInt(v.seed))).toBe(BigInt(v.hash));
+    }
+  });
+
+  it("defaults to Redis's HyperLogLog seed 0xadc83b19", () => {
+    expect(murmur64a("hello")).toBe(murmur64a("hello", 0xadc83b19n));
+    expect(murmur64a("hello")).not.toBe(murmur64a("hello", 0n));
+  });
+
+  it("agrees with an independent BigInt model on arbitrary bytes and seeds", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }), (bytes, seed) => {
+        expect(murmur64a(bytes, seed)).toBe(murmur64aModel(bytes, seed));
+      }),
+      { seed: 42, numRuns: 300 },
+    );
+  });
+
+  it("hot path (string fast path, encodeInto fallback, halves) is bit-identical to the byte form", () => {
+    const out = new Uint32Array(2);
+    fc.assert(
+      fc.property(anyElement, (value) => {
+        murmur64aInto(value, out);
+        const expected = murmur64aModel(utf8(value), 0xadc83b19n);
+        expect((BigInt(out[1]!) << 32n) | BigInt(out[0]!)).toBe(expected);
+        expect(murmur64a(value)).toBe(expected);
+      }),
+      { seed: 7, numRuns: 500 },
+    );
+  });
+
+  it("numbers hash as their decimal string, like Redis", () => {
+    expect(murmur64a(42)).toBe(murmur64a("42"));
+    expect(murmur64a(10n)).toBe(murmur64a("10"));
+  });
+});
+
+describe("murmur3", () => {
+  it("murmur3_32 is bit-identical to murmurhash3js-revisited", () => {
+    fc.assert(
+      fc.property(anyElement, fc.integer({ min: 0, max: 0xffffffff }), (value, seed) => {
+        expect(murmur3_32(value, seed)).toBe(murmurHash3.x86.hash32(utf8(value), seed));
+      }),
+      { seed: 3, numRuns: 500 },
+    );
+  });
+
+  it("murmur3_32 matches the published vectors", () => {
+    expect(murmur3_32("")).toBe(0);
+    expect(murmur3_32("", 1)).toBe(0x514e28b7);
+    expect(murmur3_32("hello")).toBe(0x248bfa47);
+  });
+
+  it("murmur3_128 returns the package's hex digest", () => {
+    fc.assert(
+      fc.property(anyString, (s) => {
+        const h = murmur3_128(s, 5);
+        expect(h).toMatch(/^[0-9a-f]{32}$/);
+        expect(h).toBe(murmurHash3.x64.hash128(utf8(s), 5));
+      }),
+      { seed: 4, numRuns: 100 },
+    );
+  });
+});
+
+describe("siphash", () => {
+  const key = sipKeyFromBytes(Uint8Array.from({ length: 16 }, (_, i) => i));
+
+  it("matches the reference C vectors for SipHash-1-3 and SipHash-2-4", () => {
+    for (const v of vectors.siphash) {
+      const k = sipKeyFromBytes(fromHex(v.key));
+      const f = v.c === 1 ? siphash13 : siphash24;
+      expect(f(fromHex(v.bytes), k)).toBe(BigInt(v.hash));
+    }
+  });
+
+  it("matches the paper's first SipHash-2-4 vector", () => {
+    expect(siphash24(new Uint8Array(0), key)).toBe(0x726fdb47dd0e0e31n);
+  });
+
+  it("hot path equals the bigint form for any element", () => {
+    const out = new Uint32Array(2);
+    fc.assert(
+      fc.property(anyElement, (value) => {
+        siphash13Into(value, key, out);
+        expect((BigInt(out[1]!) << 32n) | BigInt(out[0]!)).toBe(siphash13(utf8(value), key));
+      }),
+      { seed: 11, numRuns: 300 },
+    );
+  });
+
+  it("random keys differ and change the hash", () => {
+    const a = randomSipKey();
+    const b = randomSipKey();
+    expect(a).not.toEqual(b);
+    expect(siphash13("x", a)).not.toBe(siphash13("x", b));
+  });
+
+  it("validates keys", () => {
+    expect(() => siphash13("x", new Uint32Array(3))).toThrow(RangeError);
+    expect(() => siphash13("x", [1, 2, 3, 4] as never)).toThrow(TypeError);
+    expect(() => sipKeyFromBytes(new Uint8Array(15))).toThrow(/16 bytes/);
+  });
+});

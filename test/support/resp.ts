@@ -1,0 +1,167 @@
+/**
+ * A minimal, binary-safe RESP2 client and a throwaway `redis-server` launcher, for the
+ * compatibility tests. Node only: the browser project reaches it through vitest browser commands
+ * (see vitest.config.ts and redis.ts).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { connect, type Socket } from "node:net";
+
+export type RedisArg = string | number | Uint8Array;
+export type RedisReply = null | number | Uint8Array | RedisError | RedisReply[];
+
+export class RedisError extends Error {}
+
+const CRLF = Buffer.from("\r\n");
+
+function encode(args: RedisArg[]): Buffer {
+  const parts: Buffer[] = [Buffer.from(`*${args.length}\r\n`)];
+  for (const a of args) {
+    const b = a instanceof Uint8Array ? Buffer.from(a.buffer, a.byteOffset, a.byteLength) : Buffer.from(String(a));
+    parts.push(Buffer.from(`$${b.length}\r\n`), b, CRLF);
+  }
+  return Buffer.concat(parts);
+}
+
+/** Parses one reply at `pos`; returns [reply, next position] or undefined when more data is needed. */
+function parse(buf: Buffer, pos: number): [RedisReply, number] | undefined {
+  const eol = buf.indexOf(CRLF, pos);
+  if (eol < 0) return undefined;
+  const type = String.fromCharCode(buf[pos]!);
+  const line = buf.toString("utf8", pos + 1, eol);
+  const next = eol + 2;
+  switch (type) {
+    case "+":
+      return [new Uint8Array(Buffer.from(line)), next];
+    case "-":
+      return [new RedisError(line), next];
+    case ":":
+      return [Number(line), next];
+    case "$": {
+      const n = Number(line);
+      if (n < 0) return [null, next];
+      if (buf.length < next + n + 2) return undefined;
+      return [new Uint8Array(buf.subarray(next, next + n)), next + n + 2];
+    }
+    case "*": {
+      const n = Number(line);
+      if (n < 0) return [null, next];
+      const items: RedisReply[] = [];
+      let p = next;
+      for (let i = 0; i < n; i++) {
+        const r = parse(buf, p);
+        if (!r) return undefined;
+        items.push(r[0]);
+        p = r[1];
+      }
+      return [items, p];
+    }
+    default:
+      throw new Error(`RESP: unexpected type byte ${JSON.stringify(type)}`);
+  }
+}
+
+export class RespClient {
+  #socket: Socket;
+  #buf = Buffer.alloc(0);
+  #waiting: { n: number; replies: RedisReply[]; resolve: (r: RedisReply[]) => void; reject: (e: Error) => void }[] = [];
+
+  private constructor(socket: Socket) {
+    this.#socket = socket;
+    socket.on("data", (chunk) => {
+      this.#buf = this.#buf.length ? Buffer.concat([this.#buf, chunk]) : chunk;
+      let pos = 0;
+      while (this.#waiting.length) {
+        const r = parse(this.#buf, pos);
+        if (!r) break;
+        pos = r[1];
+        const w = this.#waiting[0]!;
+        w.replies.push(r[0]);
+        if (w.replies.length === w.n) {
+          this.#waiting.shift();
+          w.resolve(w.replies);
+        }
+      }
+      this.#buf = this.#buf.subarray(pos);
+    });
+    socket.on("error", (e) => {
+      for (const w of this.#waiting.splice(0)) w.reject(e);
+    });
+  }
+
+  static connect(port: number): Promise<RespClient> {
+    return new Promise((resolve, reject) => {
+      const s = connect({ host: "127.0.0.1", port }, () => resolve(new RespClient(s)));
+      s.once("error", reject);
+    });
+  }
+
+  /** Sends every command in one write and resolves with the replies in order. */
+  pipeline(commands: RedisArg[][]): Promise<RedisReply[]> {
+    if (commands.length === 0) return Promise.resolve([]);
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ n: commands.length, replies: [], resolve, reject });
+      this.#socket.write(Buffer.concat(commands.map(encode)));
+    });
+  }
+
+  close(): void {
+    this.#socket.destroy();
+  }
+}
+
+export interface RedisServer {
+  port: number;
+  client: RespClient;
+  stop(): Promise<void>;
+}
+
+/** Starts `redis-server` on a random loopback port with persistence off; retries on a busy port. */
+export async function startRedisServer(): Promise<RedisServer> {
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * 40000);
+    const proc: ChildProcess = spawn(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const ready = await new Promise<boolean>((resolve) => {
+      let out = "";
+      const timer = setTimeout(() => resolve(false), 5000);
+      proc.stdout!.on("data", (d) => {
+        out += d;
+        if (out.includes("Ready to accept connections")) {
+          clearTimeout(timer);
+          resolve(true);
+        }
+      });
+      proc.once("exit", () => {
+        clearTimeout(timer);
+        resolve(false);
+      });
+      proc.once("error", (e) => {
+        clearTimeout(timer);
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") {
+          throw new Error("redis-server not found: install it (apt-get install -y redis-server); .ci/run does");
+        }
+        resolve(false);
+      });
+    });
+    if (!ready) {
+      proc.kill("SIGKILL");
+      continue;
+    }
+    const client = await RespClient.connect(port);
+    return {
+      port,
+      client,
+      stop: () =>
+        new Promise<void>((resolve) => {
+          client.close();
+          if (proc.exitCode !== null) return resolve();
+          proc.once("exit", () => resolve());
+          proc.kill("SIGTERM");
+        }),
+    };
+  }
+  throw new Error("could not start redis-server on a loopback port after 8 attempts");
+}

@@ -1,0 +1,65 @@
+import { playwright } from "@vitest/browser-playwright";
+import { defineConfig } from "vitest/config";
+import type { BrowserCommand } from "vitest/node";
+import { replyToWire, type Wire, wireToArg } from "./test/support/redis.js";
+import { type RedisServer, startRedisServer } from "./test/support/resp.js";
+
+// Redis servers started on behalf of browser tests (which cannot spawn processes), by id.
+const servers = new Map<number, RedisServer>();
+let nextId = 1;
+
+const redisStart: BrowserCommand<[]> = async () => {
+  const id = nextId++;
+  servers.set(id, await startRedisServer());
+  return id;
+};
+const redisPipeline: BrowserCommand<[number, Wire[][]]> = async (_ctx, id, commands) => {
+  const server = servers.get(id);
+  if (!server) throw new Error(`no redis server ${id}`);
+  const replies = await server.client.pipeline(commands.map((c) => c.map(wireToArg)));
+  return replies.map(replyToWire);
+};
+const redisStop: BrowserCommand<[number]> = async (_ctx, id) => {
+  await servers.get(id)?.stop();
+  servers.delete(id);
+};
+
+const chromiumArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: "node", environment: "node" } },
+      {
+        extends: true,
+        test: {
+          name: "chromium",
+          // Packaging checks spawn npm and node: they are about Node consumers only.
+          exclude: ["test/package.test.ts"],
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            provider: playwright({
+              launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+            }),
+            instances: [{ browser: "chromium" }],
+            commands: { redisStart, redisPipeline, redisStop },
+          },
+        },
+      },
+    ],
+  },
+});
