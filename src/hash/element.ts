@@ -5,11 +5,11 @@
  * bigints as their decimal string (`String(x)`), byte arrays as they are. So `42` and `"42"` are the
  * same element, exactly as `PFADD k 42` and `PFADD k "42"` are in Redis.
  *
- * Hot paths never allocate: {@link loadElement} writes the bytes of an element into one module-level
- * scratch buffer (grown on demand, never shrunk) and returns its length. ASCII strings are copied
- * with a `charCodeAt` loop; the first non-ASCII code unit switches to `TextEncoder.encodeInto` on
- * the same buffer, which encodes lone surrogates as U+FFFD exactly like `TextEncoder.encode`.
- * A `Uint8Array` element is hashed in place, without a copy.
+ * Hot paths never allocate. Hash cores read a {@link Source} word by word through {@link word4} /
+ * {@link wordN}: an ASCII string's code units are its UTF-8 bytes, so it is hashed in place with
+ * `charCodeAt`; the reader notes any code unit above 0x7f, and the hash is then redone over the
+ * string's UTF-8 bytes encoded into a reused scratch buffer ({@link utf8Of}). A `Uint8Array` is read
+ * in place. So every core exists once and is bit-identical to hashing `utf8(value)`.
  */
 import { typeError } from "../internal/errors.js";
 
@@ -30,48 +30,102 @@ export function utf8(value: Element): Uint8Array {
   throw typeError("hash", "element", value, "a string, number, bigint or Uint8Array");
 }
 
-/**
- * The scratch area filled by {@link loadElement}. `bytes` is either the shared scratch buffer or
- * the caller's own `Uint8Array`; only the first `loadElement()` bytes are meaningful, and only until
- * the next call. Internal: never hand `bytes` to a caller.
- */
-export const loaded: { bytes: Uint8Array } = { bytes: new Uint8Array(256) };
-let scratch: Uint8Array = loaded.bytes;
+/** What the hash cores read: a string's code units (hoped ASCII) or a byte array. */
+export type Source = string | Uint8Array;
 
-function grow(minLength: number): Uint8Array {
-  let n = scratch.length;
-  while (n < minLength) n *= 2;
-  scratch = new Uint8Array(n);
+/**
+ * The form of an element the hash cores read directly: strings as they are (read with
+ * `charCodeAt`, no copy), numbers and bigints as their decimal string, byte arrays as they are.
+ * @throws TypeError when `value` is not an {@link Element}.
+ */
+export function sourceOf(value: Element): Source {
+  if (typeof value === "string" || value instanceof Uint8Array) return value;
+  if (typeof value === "number" || typeof value === "bigint") return String(value);
+  throw typeError("hash", "element", value, "a string, number, bigint or Uint8Array");
+}
+
+// OR of every code unit read from a string since startWords(): above 0x7f means the string was not
+// ASCII, its code units are not its UTF-8 bytes, and the result must be discarded (see utf8Of).
+let seen = 0;
+
+/** Starts a hash over `src`: resets the ASCII check. */
+export function startWords(): void {
+  seen = 0;
+}
+
+/** True when every code unit read since {@link startWords} was ASCII, i.e. the hash is valid. */
+export function wordsWereAscii(): boolean {
+  return seen <= 0x7f;
+}
+
+/** The little-endian 32-bit word of bytes [i, i + 4) of `src`, as an int32. */
+export function word4(src: Source, i: number): number {
+  if (typeof src === "string") {
+    const a = src.charCodeAt(i);
+    const b = src.charCodeAt(i + 1);
+    const c = src.charCodeAt(i + 2);
+    const d = src.charCodeAt(i + 3);
+    seen |= a | b | c | d;
+    return a | (b << 8) | (c << 16) | (d << 24);
+  }
+  return src[i]! | (src[i + 1]! << 8) | (src[i + 2]! << 16) | (src[i + 3]! << 24);
+}
+
+/** The little-endian word of the `n` (0..4) bytes [i, i + n) of `src`, zero-extended. */
+export function wordN(src: Source, i: number, n: number): number {
+  let w = 0;
+  if (typeof src === "string") {
+    for (let j = n - 1; j >= 0; j--) {
+      const c = src.charCodeAt(i + j);
+      seen |= c;
+      w = (w << 8) | c;
+    }
+  } else {
+    for (let j = n - 1; j >= 0; j--) w = (w << 8) | src[i + j]!;
+  }
+  return w;
+}
+
+let scratch = new Uint8Array(256);
+
+/**
+ * Encodes a (non-ASCII) string's UTF-8 bytes into a reused scratch buffer, grown on demand and never
+ * shrunk, and returns their count; read them from {@link scratchBytes} before the next call. The slow
+ * path of every hash; lone surrogates become U+FFFD exactly as with `TextEncoder.encode`.
+ */
+export function encodeScratch(value: string): number {
+  // A UTF-16 code unit is at most 3 UTF-8 bytes (a surrogate pair is 4 bytes for 2 units).
+  if (scratch.length < 3 * value.length) {
+    let n = scratch.length;
+    while (n < 3 * value.length) n *= 2;
+    scratch = new Uint8Array(n);
+  }
+  return encoder.encodeInto(value, scratch).written;
+}
+
+/** The buffer {@link encodeScratch} wrote to. Internal: never hand it to a caller. */
+export function scratchBytes(): Uint8Array {
   return scratch;
 }
 
 /**
- * Makes `loaded.bytes[0 .. returned length)` the bytes of `value`, without allocating in the
- * steady state. Internal building block of every hash function.
+ * The bytes filled by {@link loadElement}: the scratch buffer or the caller's own `Uint8Array`.
+ * Internal: never hand `bytes` to a caller.
+ */
+export const loaded: { bytes: Uint8Array } = { bytes: scratch };
+
+/**
+ * Makes `loaded.bytes[0 .. returned length)` the bytes of `value`, without allocating in the steady
+ * state, for code that needs an element's bytes rather than a hash of them.
  * @throws TypeError when `value` is not an {@link Element}.
  */
 export function loadElement(value: Element): number {
-  if (typeof value !== "string") {
-    if (value instanceof Uint8Array) {
-      loaded.bytes = value;
-      return value.length;
-    }
-    if (typeof value !== "number" && typeof value !== "bigint") {
-      throw typeError("hash", "element", value, "a string, number, bigint or Uint8Array");
-    }
-    value = String(value);
+  const src = sourceOf(value);
+  if (typeof src !== "string") {
+    loaded.bytes = src;
+    return src.length;
   }
-  const n = value.length;
-  // A UTF-16 code unit is at most 3 UTF-8 bytes (a surrogate pair is 4 bytes for 2 units).
-  const buf = scratch.length >= 3 * n ? scratch : grow(3 * n);
-  loaded.bytes = buf;
-  let i = 0;
-  for (; i < n; i++) {
-    const c = value.charCodeAt(i);
-    if (c > 0x7f) break;
-    buf[i] = c;
-  }
-  if (i === n) return n;
-  // Non-ASCII: the prefix is already in place; encode the rest after it.
-  return i + encoder.encodeInto(i === 0 ? value : value.slice(i), buf.subarray(i)).written;
+  const n = encodeScratch(src);
+  loaded.bytes = scratch;
+  return n;
 }

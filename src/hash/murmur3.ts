@@ -6,37 +6,40 @@
  * check the two agree. `murmur3_128` delegates to the package, which is the reference.
  */
 import murmurHash3 from "murmurhash3js-revisited";
-import { type Element, loadElement, loaded, utf8 } from "./element.js";
+import {
+  type Element,
+  encodeScratch,
+  type Source,
+  scratchBytes,
+  sourceOf,
+  startWords,
+  utf8,
+  word4,
+  wordN,
+  wordsWereAscii,
+} from "./element.js";
 
 const C1 = 0xcc9e2d51;
 const C2 = 0x1b873593;
 
-/** Core over `bytes[0 .. len)`. */
-export function murmur3_32Bytes(bytes: Uint8Array, len: number, seed: number): number {
-  let h = seed >>> 0;
+/** Core over the first `len` bytes of `src`; -1 when `src` is a string that is not ASCII. */
+export function murmur3_32Source(src: Source, len: number, seed: number): number {
+  startWords();
+  let h = seed | 0;
   const blocks = len & ~3;
   for (let i = 0; i < blocks; i += 4) {
-    let k = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
-    k = Math.imul(k, C1);
+    let k = Math.imul(word4(src, i), C1);
     k = (k << 15) | (k >>> 17);
     h ^= Math.imul(k, C2);
     h = (h << 13) | (h >>> 19);
     h = (Math.imul(h, 5) + 0xe6546b64) | 0;
   }
-  let k = 0;
-  switch (len & 3) {
-    case 3:
-      k ^= bytes[blocks + 2]! << 16;
-    // falls through
-    case 2:
-      k ^= bytes[blocks + 1]! << 8;
-    // falls through
-    case 1:
-      k ^= bytes[blocks]!;
-      k = Math.imul(k, C1);
-      k = (k << 15) | (k >>> 17);
-      h ^= Math.imul(k, C2);
+  if ((len & 3) !== 0) {
+    let k = Math.imul(wordN(src, blocks, len & 3), C1);
+    k = (k << 15) | (k >>> 17);
+    h ^= Math.imul(k, C2);
   }
+  if (!wordsWereAscii()) return -1;
   h ^= len;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
@@ -51,8 +54,9 @@ export function murmur3_32Bytes(bytes: Uint8Array, len: number, seed: number): n
  * Bit-identical to `murmurHash3.x86.hash32(utf8(value), seed)` from murmurhash3js-revisited.
  */
 export function murmur3_32(value: Element, seed = 0): number {
-  const len = loadElement(value);
-  return murmur3_32Bytes(loaded.bytes, len, seed);
+  const src = sourceOf(value);
+  const h = murmur3_32Source(src, src.length, seed);
+  return h >= 0 ? h : murmur3_32Source(scratchBytes(), encodeScratch(src as string), seed);
 }
 
 /**

@@ -2,52 +2,76 @@
  * MurmurHash64A — Austin Appleby's 64-bit MurmurHash2 variant, the hash Redis uses for
  * HyperLogLog (src/hyperloglog.c, seed 0xadc83b19) and RedisBloom uses for its filters.
  *
- * Computed on 32-bit halves (see int64.ts) so the hot path needs no BigInt: 8-byte blocks read
+ * Computed on 32-bit halves so the hot path needs no BigInt: 8-byte blocks read
  * little-endian (Redis reads them little-endian on every platform), `k *= m; k ^= k >> 47; k *= m;
  * h ^= k; h *= m`, then the 1–7 byte tail and the final avalanche `h ^= h >> 47; h *= m; h ^= h >> 47`.
  * Verified against the reference C compiled by test/vectors/generate.sh.
  */
-import { type Element, loadElement, loaded } from "./element.js";
-import { joinBigInt, mul64, r, splitBigInt } from "./int64.js";
+import {
+  type Element,
+  encodeScratch,
+  type Source,
+  scratchBytes,
+  sourceOf,
+  startWords,
+  word4,
+  wordN,
+  wordsWereAscii,
+} from "./element.js";
+import { joinBigInt, splitBigInt } from "./int64.js";
 
-const M_HI = 0xc6a4a793;
-const M_LO = 0x5bd1e995;
+const M_HI = 0xc6a4a793 | 0;
+const M_LO = 0x5bd1e995 | 0;
+const M0 = 0xe995; // 16-bit halves of M_LO, for the high word of lo × M_LO
+const M1 = 0x5bd1;
 
 /** Redis's HyperLogLog seed. */
 export const REDIS_HLL_SEED = 0xadc83b19n;
 
-/** Core over `bytes[0 .. len)`; writes the hash to `out[0]` (low half) and `out[1]` (high half). */
-export function murmur64aBytes(bytes: Uint8Array, len: number, seedHi: number, seedLo: number, out: Uint32Array): void {
-  mul64(0, len, M_HI, M_LO);
-  let hHi = (seedHi ^ r.hi) >>> 0;
-  let hLo = (seedLo ^ r.lo) >>> 0;
+// Result register of mulM as int32 [lo, hi]. Int32 everywhere matters: uint32 values above 2^31 in
+// object fields or Uint32Arrays become heap numbers in V8, which made this loop 7× slower.
+const R = new Int32Array(2);
+
+/** (hi:lo) × m mod 2^64 → R. Only lo × M_LO needs 16-bit pieces; the cross terms are `Math.imul`. */
+function mulM(hi: number, lo: number): void {
+  const a0 = lo & 0xffff;
+  const a1 = lo >>> 16;
+  const t = ((a0 * M0) >>> 16) + a0 * M1 + a1 * M0;
+  R[1] = a1 * M1 + ((t / 65536) | 0) + Math.imul(lo, M_HI) + Math.imul(hi, M_LO);
+  R[0] = Math.imul(lo, M_LO);
+}
+
+/**
+ * Core over the first `len` bytes of `src`; writes the hash to `out[0]` (low half) and `out[1]`
+ * (high half). Returns false, leaving `out` alone, when `src` is a string that is not ASCII.
+ */
+export function murmur64aSource(src: Source, len: number, seedHi: number, seedLo: number, out: Uint32Array): boolean {
+  startWords();
+  mulM(0, len);
+  let hHi = seedHi ^ R[1]!;
+  let hLo = seedLo ^ R[0]!;
   const blocks = len - (len & 7);
   for (let i = 0; i < blocks; i += 8) {
-    const kLo = (bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24)) >>> 0;
-    const kHi = (bytes[i + 4]! | (bytes[i + 5]! << 8) | (bytes[i + 6]! << 16) | (bytes[i + 7]! << 24)) >>> 0;
-    mul64(kHi, kLo, M_HI, M_LO);
+    mulM(word4(src, i + 4), word4(src, i));
     // k ^= k >> 47: only the high half's top 17 bits reach the low half.
-    mul64(r.hi, (r.lo ^ (r.hi >>> 15)) >>> 0, M_HI, M_LO);
-    hHi = (hHi ^ r.hi) >>> 0;
-    hLo = (hLo ^ r.lo) >>> 0;
-    mul64(hHi, hLo, M_HI, M_LO);
-    hHi = r.hi;
-    hLo = r.lo;
+    const kHi = R[1]!;
+    mulM(kHi, R[0]! ^ (kHi >>> 15));
+    mulM(hHi ^ R[1]!, hLo ^ R[0]!);
+    hHi = R[1]!;
+    hLo = R[0]!;
   }
   const rest = len & 7;
   if (rest !== 0) {
-    let tLo = 0;
-    let tHi = 0;
-    for (let j = rest - 1; j >= 4; j--) tHi = (tHi << 8) | bytes[blocks + j]!;
-    for (let j = Math.min(rest, 4) - 1; j >= 0; j--) tLo = (tLo << 8) | bytes[blocks + j]!;
-    mul64((hHi ^ tHi) >>> 0, (hLo ^ tLo) >>> 0, M_HI, M_LO);
-    hHi = r.hi;
-    hLo = r.lo;
+    const tailHi = rest > 4 ? wordN(src, blocks + 4, rest - 4) : 0;
+    mulM(hHi ^ tailHi, hLo ^ wordN(src, blocks, rest > 4 ? 4 : rest));
+    hHi = R[1]!;
+    hLo = R[0]!;
   }
-  hLo = (hLo ^ (hHi >>> 15)) >>> 0;
-  mul64(hHi, hLo, M_HI, M_LO);
-  out[0] = (r.lo ^ (r.hi >>> 15)) >>> 0;
-  out[1] = r.hi;
+  if (!wordsWereAscii()) return false;
+  mulM(hHi, hLo ^ (hHi >>> 15));
+  out[0] = R[0]! ^ (R[1]! >>> 15);
+  out[1] = R[1]!;
+  return true;
 }
 
 /**
@@ -57,8 +81,10 @@ export function murmur64aBytes(bytes: Uint8Array, len: number, seedHi: number, s
  * @param seedLo low 32 bits of the seed (Redis HLL: 0xadc83b19)
  */
 export function murmur64aInto(value: Element, out: Uint32Array, seedHi = 0, seedLo = 0xadc83b19): void {
-  const len = loadElement(value);
-  murmur64aBytes(loaded.bytes, len, seedHi >>> 0, seedLo >>> 0, out);
+  const src = sourceOf(value);
+  if (!murmur64aSource(src, src.length, seedHi | 0, seedLo | 0, out)) {
+    murmur64aSource(scratchBytes(), encodeScratch(src as string), seedHi | 0, seedLo | 0, out);
+  }
 }
 
 const pair = new Uint32Array(2);
@@ -72,4 +98,9 @@ export function murmur64a(value: Element, seed: bigint = REDIS_HLL_SEED): bigint
   const [hi, lo] = splitBigInt(seed);
   murmur64aInto(value, pair, hi, lo);
   return joinBigInt(pair[1]!, pair[0]!);
+}
+
+/** Core over `bytes[0 .. len)` (see {@link murmur64aSource}); kept for callers holding bytes. */
+export function murmur64aBytes(bytes: Uint8Array, len: number, seedHi: number, seedLo: number, out: Uint32Array): void {
+  murmur64aSource(bytes, len, seedHi | 0, seedLo | 0, out);
 }

@@ -6,113 +6,138 @@
  * Redis hashes dict keys with SipHash-1-3 (one compression round, three finalization rounds) and a
  * random seed per process; we offer 1-3 (default, as Redis) and the original 2-4.
  *
- * Computed on 32-bit halves in a module-level Uint32Array state: no BigInt, no allocation per call.
+ * Computed on int32 halves held in locals during rounds: no BigInt, no allocation per call.
  * The 128-bit key is a `Uint32Array(4)` of little-endian words k0.lo, k0.hi, k1.lo, k1.hi, i.e. the
  * 16 key bytes read as four little-endian 32-bit words. Verified against the reference C
  * (test/vectors/generate.sh).
  */
 import { rangeError, typeError } from "../internal/errors.js";
-import { type Element, loadElement, loaded } from "./element.js";
+import {
+  type Element,
+  encodeScratch,
+  type Source,
+  scratchBytes,
+  sourceOf,
+  startWords,
+  word4,
+  wordN,
+  wordsWereAscii,
+} from "./element.js";
 import { joinBigInt } from "./int64.js";
 
 /** A SipHash key: 16 bytes as four little-endian 32-bit words. */
 export type SipKey = Uint32Array;
 
-// v0..v3 as (lo, hi) pairs: v[0]=v0.lo v[1]=v0.hi v[2]=v1.lo … v[7]=v3.hi
-const v = new Uint32Array(8);
+// State v0..v3 as int32 (lo, hi) pairs: V[0]=v0.lo V[1]=v0.hi V[2]=v1.lo … V[7]=v3.hi. Rounds load
+// it into locals, so the arithmetic runs on registers; int32 (not uint32) keeps V8 off heap numbers.
+const V = new Int32Array(8);
 
-function add(dst: number, src: number): void {
-  const lo = v[dst]! + v[src]!;
-  v[dst] = lo;
-  v[dst + 1] = v[dst + 1]! + v[src + 1]! + (lo > 0xffffffff ? 1 : 0);
-}
-
-function rotl(i: number, n: number): void {
-  const lo = v[i]!;
-  const hi = v[i + 1]!;
-  if (n === 32) {
-    v[i] = hi;
-    v[i + 1] = lo;
-  } else if (n < 32) {
-    v[i] = (lo << n) | (hi >>> (32 - n));
-    v[i + 1] = (hi << n) | (lo >>> (32 - n));
-  } else {
-    v[i] = (hi << (n - 32)) | (lo >>> (64 - n));
-    v[i + 1] = (lo << (n - 32)) | (hi >>> (64 - n));
-  }
-}
-
-function xor(dst: number, src: number): void {
-  v[dst]! ^= v[src]!;
-  v[dst + 1]! ^= v[src + 1]!;
-}
-
-function sipRounds(count: number): void {
+/** XORs word m into v3, runs `count` SipRounds, XORs m into v0 (one compression step), or just
+ * runs the rounds when called with m = 0 for finalization. */
+function sipRounds(mLo: number, mHi: number, count: number): void {
+  let v0l = V[0]!;
+  let v0h = V[1]!;
+  let v1l = V[2]!;
+  let v1h = V[3]!;
+  let v2l = V[4]!;
+  let v2h = V[5]!;
+  let v3l = V[6]! ^ mLo;
+  let v3h = V[7]! ^ mHi;
+  let t = 0;
   for (let c = 0; c < count; c++) {
-    add(0, 2); // v0 += v1
-    rotl(2, 13);
-    xor(2, 0);
-    rotl(0, 32);
-    add(4, 6); // v2 += v3
-    rotl(6, 16);
-    xor(6, 4);
-    add(0, 6); // v0 += v3
-    rotl(6, 21);
-    xor(6, 0);
-    add(4, 2); // v2 += v1
-    rotl(2, 17);
-    xor(2, 4);
-    rotl(4, 32);
+    // v0 += v1; v1 = rotl(v1, 13); v1 ^= v0; v0 = rotl(v0, 32)
+    t = (v0l + v1l) | 0;
+    v0h = (v0h + v1h + (t >>> 0 < v0l >>> 0 ? 1 : 0)) | 0;
+    v0l = t;
+    t = (v1l << 13) | (v1h >>> 19);
+    v1h = (v1h << 13) | (v1l >>> 19);
+    v1l = t ^ v0l;
+    v1h ^= v0h;
+    t = v0l;
+    v0l = v0h;
+    v0h = t;
+    // v2 += v3; v3 = rotl(v3, 16); v3 ^= v2
+    t = (v2l + v3l) | 0;
+    v2h = (v2h + v3h + (t >>> 0 < v2l >>> 0 ? 1 : 0)) | 0;
+    v2l = t;
+    t = (v3l << 16) | (v3h >>> 16);
+    v3h = ((v3h << 16) | (v3l >>> 16)) ^ v2h;
+    v3l = t ^ v2l;
+    // v0 += v3; v3 = rotl(v3, 21); v3 ^= v0
+    t = (v0l + v3l) | 0;
+    v0h = (v0h + v3h + (t >>> 0 < v0l >>> 0 ? 1 : 0)) | 0;
+    v0l = t;
+    t = (v3l << 21) | (v3h >>> 11);
+    v3h = ((v3h << 21) | (v3l >>> 11)) ^ v0h;
+    v3l = t ^ v0l;
+    // v2 += v1; v1 = rotl(v1, 17); v1 ^= v2; v2 = rotl(v2, 32)
+    t = (v2l + v1l) | 0;
+    v2h = (v2h + v1h + (t >>> 0 < v2l >>> 0 ? 1 : 0)) | 0;
+    v2l = t;
+    t = (v1l << 17) | (v1h >>> 15);
+    v1h = ((v1h << 17) | (v1l >>> 15)) ^ v2h;
+    v1l = t ^ v2l;
+    t = v2l;
+    v2l = v2h;
+    v2h = t;
   }
+  V[0] = v0l ^ mLo;
+  V[1] = v0h ^ mHi;
+  V[2] = v1l;
+  V[3] = v1h;
+  V[4] = v2l;
+  V[5] = v2h;
+  V[6] = v3l;
+  V[7] = v3h;
 }
 
-function absorb(lo: number, hi: number, cRounds: number): void {
-  v[6]! ^= lo;
-  v[7]! ^= hi;
-  sipRounds(cRounds);
-  v[0]! ^= lo;
-  v[1]! ^= hi;
-}
-
-/** Core over `bytes[0 .. len)`; writes the 64-bit result as `out[0]` (low) and `out[1]` (high). */
-export function sipHashBytes(
-  bytes: Uint8Array,
+/**
+ * Core over the first `len` bytes of `src`; writes the 64-bit result as `out[0]` (low) and `out[1]`
+ * (high). Returns false, leaving `out` alone, when `src` is a string that is not ASCII.
+ */
+export function sipHashSource(
+  src: Source,
   len: number,
   key: SipKey,
   cRounds: number,
   dRounds: number,
   out: Uint32Array,
-): void {
-  const k0lo = key[0]!;
-  const k0hi = key[1]!;
-  const k1lo = key[2]!;
-  const k1hi = key[3]!;
+): boolean {
+  startWords();
+  const k0lo = key[0]! | 0;
+  const k0hi = key[1]! | 0;
+  const k1lo = key[2]! | 0;
+  const k1hi = key[3]! | 0;
   // "somepseudorandomlygeneratedbytes"
-  v[0] = k0lo ^ 0x70736575;
-  v[1] = k0hi ^ 0x736f6d65;
-  v[2] = k1lo ^ 0x6e646f6d;
-  v[3] = k1hi ^ 0x646f7261;
-  v[4] = k0lo ^ 0x6e657261;
-  v[5] = k0hi ^ 0x6c796765;
-  v[6] = k1lo ^ 0x79746573;
-  v[7] = k1hi ^ 0x74656462;
+  V[0] = k0lo ^ 0x70736575;
+  V[1] = k0hi ^ 0x736f6d65;
+  V[2] = k1lo ^ 0x6e646f6d;
+  V[3] = k1hi ^ 0x646f7261;
+  V[4] = k0lo ^ 0x6e657261;
+  V[5] = k0hi ^ 0x6c796765;
+  V[6] = k1lo ^ 0x79746573;
+  V[7] = k1hi ^ 0x74656462;
   const blocks = len - (len & 7);
-  for (let i = 0; i < blocks; i += 8) {
-    const lo = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
-    const hi = bytes[i + 4]! | (bytes[i + 5]! << 8) | (bytes[i + 6]! << 16) | (bytes[i + 7]! << 24);
-    absorb(lo, hi, cRounds);
-  }
+  for (let i = 0; i < blocks; i += 8) sipRounds(word4(src, i), word4(src, i + 4), cRounds);
   // Last block: the remaining 0..7 bytes, with the length's low byte in the top byte.
-  let lo = 0;
-  let hi = (len & 0xff) << 24;
   const rest = len & 7;
-  for (let j = rest - 1; j >= 4; j--) hi |= bytes[blocks + j]! << ((j - 4) * 8);
-  for (let j = Math.min(rest, 4) - 1; j >= 0; j--) lo |= bytes[blocks + j]! << (j * 8);
-  absorb(lo, hi, cRounds);
-  v[4]! ^= 0xff;
-  sipRounds(dRounds);
-  out[0] = v[0]! ^ v[2]! ^ v[4]! ^ v[6]!;
-  out[1] = v[1]! ^ v[3]! ^ v[5]! ^ v[7]!;
+  const lo = wordN(src, blocks, rest > 4 ? 4 : rest);
+  const hi = (rest > 4 ? wordN(src, blocks + 4, rest - 4) : 0) | ((len & 0xff) << 24);
+  if (!wordsWereAscii()) return false;
+  sipRounds(lo, hi, cRounds);
+  V[4]! ^= 0xff;
+  sipRounds(0, 0, dRounds);
+  out[0] = V[0]! ^ V[2]! ^ V[4]! ^ V[6]!;
+  out[1] = V[1]! ^ V[3]! ^ V[5]! ^ V[7]!;
+  return true;
+}
+
+/** SipHash-c-d of an element into `out`, taking the UTF-8 slow path for non-ASCII strings. */
+function sipHashInto(value: Element, key: SipKey, cRounds: number, dRounds: number, out: Uint32Array): void {
+  const src = sourceOf(value);
+  if (!sipHashSource(src, src.length, key, cRounds, dRounds, out)) {
+    sipHashSource(scratchBytes(), encodeScratch(src as string), key, cRounds, dRounds, out);
+  }
 }
 
 function checkKey(key: unknown): SipKey {
@@ -147,8 +172,7 @@ export function sipKeyFromBytes(bytes: Uint8Array): SipKey {
  * {@link randomSipKey} or {@link sipKeyFromBytes}.
  */
 export function siphash13Into(value: Element, key: SipKey, out: Uint32Array): void {
-  const len = loadElement(value);
-  sipHashBytes(loaded.bytes, len, key, 1, 3, out);
+  sipHashInto(value, key, 1, 3, out);
 }
 
 const pair = new Uint32Array(2);
@@ -161,7 +185,6 @@ export function siphash13(value: Element, key: SipKey): bigint {
 
 /** SipHash-2-4 (the original parameters) of an element's bytes, as an unsigned 64-bit bigint. */
 export function siphash24(value: Element, key: SipKey): bigint {
-  const len = loadElement(value);
-  sipHashBytes(loaded.bytes, len, checkKey(key), 2, 4, pair);
+  sipHashInto(value, checkKey(key), 2, 4, pair);
   return joinBigInt(pair[1]!, pair[0]!);
 }

@@ -1,0 +1,89 @@
+/**
+ * What ships is what works: packs the library, installs the tarball into a scratch project, and
+ * imports it from an ESM `.mjs` file and requires it from a CommonJS `.cjs` file on this Node; runs
+ * publint and @arethetypeswrong/cli over the package. Node-only (excluded from the browser project).
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "..");
+const subpaths = ["", "/hash", "/hll", "/bloom", "/skiplist", "/dict", "/idgen"];
+let work: string;
+let tarball: string;
+
+function run(cmd: string, args: string[], cwd: string): string {
+  return execFileSync(cmd, args, {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, npm_config_loglevel: "error" },
+  });
+}
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), "redstruct-pack-"));
+  run("npm", ["pack", "--pack-destination", work], root);
+  tarball = join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!);
+  const consumer = join(work, "consumer");
+  execFileSync("mkdir", ["-p", consumer]);
+  writeFileSync(join(consumer, "package.json"), '{ "name": "consumer", "private": true }\n');
+  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball], consumer);
+}, 240_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe("the packed tarball", () => {
+  it("imports every subpath from an .mjs file", async () => {
+    const { murmur64a } = await import("../src/hash/index.js");
+    const lines = subpaths.map((p, i) => `import * as m${i} from "redstruct${p}";`);
+    lines.push(
+      `if (String(m0.murmur64a("redstruct")) !== ${JSON.stringify(String(murmur64a("redstruct")))}) throw new Error("hash differs");`,
+      'if (typeof m0.RedstructFormatError !== "function") throw new Error("no RedstructFormatError");',
+      `console.log(JSON.stringify([${subpaths.map((_, i) => `Object.keys(m${i}).length`).join(", ")}]));`,
+    );
+    writeFileSync(join(work, "consumer", "check.mjs"), lines.join("\n"));
+    const counts = JSON.parse(run("node", ["check.mjs"], join(work, "consumer"))) as number[];
+    expect(counts[0]).toBeGreaterThan(5);
+    expect(counts[1]).toBeGreaterThan(5);
+  });
+
+  it("requires every subpath from a .cjs file, with one RedstructFormatError class across entry points", async () => {
+    const { murmur64a } = await import("../src/hash/index.js");
+    const lines = subpaths.map((p, i) => `const m${i} = require("redstruct${p}");`);
+    lines.push(
+      `if (String(m0.murmur64a("redstruct")) !== ${JSON.stringify(String(murmur64a("redstruct")))}) throw new Error("hash differs");`,
+      `if (m1.murmur64a !== m0.murmur64a) throw new Error("root and subpath load different copies");`,
+      `console.log(JSON.stringify([${subpaths.map((_, i) => `Object.keys(m${i}).length`).join(", ")}]));`,
+    );
+    writeFileSync(join(work, "consumer", "check.cjs"), lines.join("\n"));
+    const counts = JSON.parse(run("node", ["check.cjs"], join(work, "consumer"))) as number[];
+    expect(counts[0]).toBeGreaterThan(5);
+  });
+
+  it("passes publint", () => {
+    const out = run(process.execPath, [join(root, "node_modules/publint/src/cli.js"), "--strict", root], root);
+    expect(out).not.toMatch(/error|warning/i);
+  });
+
+  it("passes @arethetypeswrong/cli (node16 ESM and CJS, bundler)", () => {
+    // node10 resolution cannot see subpath exports by design; every modern resolver is checked.
+    const out = run(
+      process.execPath,
+      [
+        join(root, "node_modules/@arethetypeswrong/cli/dist/index.js"),
+        tarball,
+        "--profile",
+        "node16",
+        "--format",
+        "ascii",
+      ],
+      root,
+    );
+    expect(out).toMatch(/No problems found/);
+  });
+});
