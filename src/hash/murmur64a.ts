@@ -63,7 +63,7 @@ export function murmur64aSource(src: Source, len: number, seedHi: number, seedLo
   const rest = len & 7;
   if (rest !== 0) {
     const tailHi = rest > 4 ? wordN(src, blocks + 4, rest - 4) : 0;
-    mulM(hHi ^ tailHi, hLo ^ wordN(src, blocks, rest > 4 ? 4 : rest));
+    mulM(hHi ^ tailHi, hLo ^ wordN(src, blocks, Math.min(rest, 4)));
     hHi = R[1]!;
     hLo = R[0]!;
   }

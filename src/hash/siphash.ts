@@ -121,7 +121,7 @@ export function sipHashSource(
   for (let i = 0; i < blocks; i += 8) sipRounds(word4(src, i), word4(src, i + 4), cRounds);
   // Last block: the remaining 0..7 bytes, with the length's low byte in the top byte.
   const rest = len & 7;
-  const lo = wordN(src, blocks, rest > 4 ? 4 : rest);
+  const lo = wordN(src, blocks, Math.min(rest, 4));
   const hi = (rest > 4 ? wordN(src, blocks + 4, rest - 4) : 0) | ((len & 0xff) << 24);
   if (!wordsWereAscii()) return false;
   sipRounds(lo, hi, cRounds);
