@@ -1,6 +1,7 @@
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 import type { BrowserCommand } from "vitest/node";
+import { readmeExamples } from "./test/support/readme-plugin.js";
 import { replyToWire, type Wire, wireToArg } from "./test/support/redis.js";
 import { type RedisServer, startRedisServer } from "./test/support/resp.js";
 
@@ -36,6 +37,7 @@ const chromiumArgs = [
 ];
 
 export default defineConfig({
+  plugins: [readmeExamples(import.meta.dirname)],
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
