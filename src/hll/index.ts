@@ -1,2 +1,6 @@
-/** `redstruct/hll` — not built yet. @module */
-export {};
+/**
+ * `redstruct/hll` — Redis's HyperLogLog: PFADD / PFCOUNT / PFMERGE semantics, Redis-exact counts
+ * and HYLL blobs at precision 14, typed-array registers, any precision 4..18.
+ * @module
+ */
+export { type Estimator, HyperLogLog, type HyperLogLogOptions, type ToRedisOptions } from "./hyperloglog.js";

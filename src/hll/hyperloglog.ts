@@ -1,0 +1,631 @@
+/**
+ * HyperLogLog — Redis's cardinality sketch (src/hyperloglog.c), with typed-array registers.
+ *
+ * Algorithm: Flajolet et al. 2007, in Redis's variant. Each element is hashed with MurmurHash64A
+ * (seed 0xadc83b19) over the bytes Redis would store for it. The low p bits pick a register; the
+ * run is the number of trailing zeros of `(hash >> p) | 1 << (64 − p)`, plus one (1..q+1 with
+ * q = 64 − p); a register keeps the largest run it has seen. `count()` reads the register
+ * histogram through Ertl's improved estimator (PFCOUNT since Redis 5) or the classic one; see
+ * estimators.ts. With p = 14 and the default estimator, registers, counts and blobs are Redis's.
+ *
+ * Memory layout: two representations, like Redis, chosen only by the number of non-zero registers
+ * so that equal register contents always have the same representation:
+ * - sparse (while at most m/16 registers are non-zero, and only for p ≥ 9): a Uint32Array of
+ *   entries `index << 6 | value` sorted by index, grown by doubling. An empty p = 14 sketch holds
+ *   32 bytes of entries, a sketch of a few hundred elements a few KB at most (≤ 4 KB before
+ *   promotion), instead of 12 KB.
+ * - dense: m registers of 6 bits packed LSB-first in a Uint8Array — register i occupies bits
+ *   [6i, 6i + 6) — exactly Redis's dense body, so `toRedis()` is a copy. One zero pad byte at the
+ *   end lets every register be read as a 16-bit little-endian window without a branch.
+ *
+ * Invariants (checked by {@link HyperLogLog.checkInvariants}): exactly one representation is live;
+ * sparse entries are strictly increasing by index, index < m, value in 1..q+1, and their number is
+ * at most the promotion limit; dense registers are ≤ q+1, the pad byte is zero, and more than the
+ * promotion limit of them are non-zero (so the representation is canonical); a cached estimate
+ * equals a fresh one.
+ *
+ * Costs: `add` O(1) dense, O(log k) search plus an O(k) shift on insert when sparse with k ≤ m/16
+ * entries, no allocation in either (except when the sparse array doubles); `count` O(m) (cached
+ * until the next change); `merge` O(m); serialization O(m).
+ */
+import { type Element, murmur64aInto } from "../hash/index.js";
+import { checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { classicEstimate, ertlEstimate } from "./estimators.js";
+import { decodeRedis, encodeRedisDense, encodeRedisSparse, REDIS_PRECISION } from "./redis.js";
+import { decodeBytes, encodeDense, encodeSparse } from "./serialize.js";
+
+/** How `count()` turns registers into a number. */
+export type Estimator = "ertl" | "classic";
+
+/** Options of {@link HyperLogLog}. */
+export interface HyperLogLogOptions {
+  /**
+   * log2 of the register count: 4..18. Standard error ≈ 1.04/√(2^p).
+   * @defaultValue 14 (Redis's: 16384 registers, 0.81 % standard error)
+   */
+  precision?: number;
+  /**
+   * Estimator used by `count()` when none is given.
+   * @defaultValue "ertl" (PFCOUNT's)
+   */
+  estimator?: Estimator;
+}
+
+/** Encoding of a Redis blob written by {@link HyperLogLog.toRedis}. */
+export interface ToRedisOptions {
+  /**
+   * "auto" (default) writes Redis's sparse encoding when Redis could hold the registers sparse
+   * (all ≤ 32, blob ≤ 3000 bytes) and dense otherwise; "dense" always writes the 12304-byte form.
+   */
+  encoding?: "auto" | "dense";
+}
+
+const WHERE = "HyperLogLog";
+const ESTIMATORS: readonly Estimator[] = ["ertl", "classic"];
+/** Sparse entries an empty sketch starts with. */
+const SPARSE_INITIAL = 8;
+/** Below this precision m/16 is under 32 entries: sparse would save nothing, start dense. */
+const MIN_SPARSE_PRECISION = 9;
+
+// Scratch shared by every instance: hash output and the count histogram. No call allocates.
+const hash = new Uint32Array(2);
+const histogram = new Float64Array(64);
+
+function checkEstimator(value: unknown): Estimator {
+  if (value !== "ertl" && value !== "classic") throw typeError(WHERE, "estimator", value, '"ertl" or "classic"');
+  return value;
+}
+
+/** Reads register `i` of packed dense registers (with the pad byte). */
+function getPacked(d: Uint8Array, i: number): number {
+  const bit = i * 6;
+  const b = bit >>> 3;
+  return ((d[b]! | (d[b + 1]! << 8)) >>> (bit & 7)) & 63;
+}
+
+/** Writes register `i` of packed dense registers. */
+function setPacked(d: Uint8Array, i: number, v: number): void {
+  const bit = i * 6;
+  const b = bit >>> 3;
+  const s = bit & 7;
+  const w = ((d[b]! | (d[b + 1]! << 8)) & ~(63 << s)) | (v << s);
+  d[b] = w;
+  d[b + 1] = w >>> 8;
+}
+
+/**
+ * A HyperLogLog sketch: counts distinct elements in fixed memory with ≈ 1.04/√m relative error.
+ * Elements are strings (UTF-8), numbers and bigints (their decimal string) or byte arrays, so
+ * `add(42)` and `add("42")` are the same element, as in Redis.
+ */
+export class HyperLogLog {
+  readonly #p: number;
+  readonly #m: number;
+  /** q + 1 = 65 − p: the longest possible run. */
+  readonly #maxRun: number;
+  readonly #estimator: Estimator;
+  /** Largest number of sparse entries before promotion to dense (0: always dense). */
+  readonly #sparseLimit: number;
+  /** Packed dense registers + 1 pad byte, or null while sparse. */
+  #dense: Uint8Array | null = null;
+  /** Sparse entries `index << 6 | value`, sorted; meaningful in [0, #sparseLength). */
+  #sparse: Uint32Array;
+  #sparseLength = 0;
+  /** Cached unrounded estimates per estimator; -1 when stale. */
+  #ertl = -1;
+  #classic = -1;
+
+  /**
+   * Creates an empty sketch.
+   * @throws RangeError when precision is not an integer in 4..18; TypeError for an unknown estimator.
+   */
+  constructor(options: HyperLogLogOptions = {}) {
+    if (typeof options !== "object" || options === null) {
+      throw typeError(WHERE, "options", options, "an options object");
+    }
+    this.#p = checkInteger(WHERE, "precision", options.precision ?? 14, 4, 18);
+    this.#estimator = checkEstimator(options.estimator ?? "ertl");
+    this.#m = 1 << this.#p;
+    this.#maxRun = 65 - this.#p;
+    this.#sparseLimit = this.#p >= MIN_SPARSE_PRECISION ? this.#m >>> 4 : 0;
+    if (this.#sparseLimit === 0) {
+      this.#sparse = new Uint32Array(0);
+      this.#dense = new Uint8Array((this.#m * 6) / 8 + 1);
+    } else {
+      this.#sparse = new Uint32Array(SPARSE_INITIAL);
+    }
+  }
+
+  /** A sketch holding every element of `values`. O(n). */
+  static from(values: Iterable<Element>, options?: HyperLogLogOptions): HyperLogLog {
+    const h = new HyperLogLog(options);
+    for (const v of values) h.add(v);
+    return h;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Properties
+  // ---------------------------------------------------------------------------------------------
+
+  /** log2 of the register count (4..18). */
+  get precision(): number {
+    return this.#p;
+  }
+
+  /** Number of registers m = 2^precision. */
+  get registerCount(): number {
+    return this.#m;
+  }
+
+  /** The estimator `count()` uses by default. */
+  get estimator(): Estimator {
+    return this.#estimator;
+  }
+
+  /** Current in-memory representation ("sparse" for small cardinalities). */
+  get encoding(): "sparse" | "dense" {
+    return this.#dense === null ? "sparse" : "dense";
+  }
+
+  /** Bytes of register storage this sketch holds (typed-array bytes, not object overhead). O(1). */
+  get byteLength(): number {
+    return this.#dense === null ? this.#sparse.byteLength : this.#dense.byteLength;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Adding and counting
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Adds one element. Redis: `PFADD key element`.
+   * @returns true when a register changed (PFADD's 1), false when the sketch is unchanged.
+   * Complexity: O(length of the element) to hash, then O(1) dense / O(log k + k) sparse.
+   * @throws TypeError when `value` is not a string, number, bigint or Uint8Array.
+   */
+  add(value: Element): boolean {
+    murmur64aInto(value, hash, 0, 0xadc83b19);
+    return this.addHash(hash[0]!, hash[1]!);
+  }
+
+  /**
+   * Adds every element. Redis: `PFADD key e1 e2 …`.
+   * @returns true when at least one register changed. O(n).
+   */
+  addAll(values: Iterable<Element>): boolean {
+    let changed = false;
+    for (const v of values) if (this.add(v)) changed = true;
+    return changed;
+  }
+
+  /**
+   * Adds an element by its precomputed 64-bit hash, given as two unsigned 32-bit halves (for
+   * callers with their own hashing, and for simulations that draw uniform random hashes).
+   * Redis's register index and run are taken from these bits exactly as from MurmurHash64A's.
+   * @returns true when a register changed. O(1) dense, O(log k + k) sparse.
+   */
+  addHash(low: number, high: number): boolean {
+    const p = this.#p;
+    const index = low & (this.#m - 1);
+    // Run = trailing zeros of (hash >> p) with a sentinel bit at 64 − p, plus one, on 32-bit halves.
+    const rest = low >>> p;
+    let run: number;
+    if (rest !== 0) run = 32 - Math.clz32(rest & -rest);
+    else if (high !== 0) run = 64 - p - Math.clz32(high & -high);
+    else run = this.#maxRun;
+    const d = this.#dense;
+    if (d !== null) {
+      const bit = index * 6;
+      const b = bit >>> 3;
+      const s = bit & 7;
+      const w = d[b]! | (d[b + 1]! << 8);
+      if (((w >>> s) & 63) >= run) return false;
+      const nw = (w & ~(63 << s)) | (run << s);
+      d[b] = nw;
+      d[b + 1] = nw >>> 8;
+      this.#ertl = this.#classic = -1;
+      return true;
+    }
+    return this.#sparseSet(index, run);
+  }
+
+  /** Raises sparse register `index` to `run`; promotes to dense when the entries would overflow. */
+  #sparseSet(index: number, run: number): boolean {
+    const entries = this.#sparse;
+    let lo = 0;
+    let hi = this.#sparseLength;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (entries[mid]! >>> 6 < index) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < this.#sparseLength && entries[lo]! >>> 6 === index) {
+      if ((entries[lo]! & 63) >= run) return false;
+      entries[lo] = (index << 6) | run;
+      this.#ertl = this.#classic = -1;
+      return true;
+    }
+    if (this.#sparseLength === this.#sparseLimit) {
+      this.#promote();
+      setPacked(this.#dense!, index, run);
+      this.#ertl = this.#classic = -1;
+      return true;
+    }
+    let target = entries;
+    if (this.#sparseLength === entries.length) {
+      target = new Uint32Array(Math.min(entries.length * 2, this.#sparseLimit));
+      target.set(entries.subarray(0, lo));
+      this.#sparse = target;
+    }
+    target.copyWithin(lo + 1, lo, this.#sparseLength);
+    if (target !== entries) target.set(entries.subarray(lo, this.#sparseLength), lo + 1);
+    target[lo] = (index << 6) | run;
+    this.#sparseLength++;
+    this.#ertl = this.#classic = -1;
+    return true;
+  }
+
+  /** Sparse → dense, in place. O(m). */
+  #promote(): void {
+    const d = new Uint8Array((this.#m * 6) / 8 + 1);
+    const entries = this.#sparse;
+    for (let i = 0; i < this.#sparseLength; i++) setPacked(d, entries[i]! >>> 6, entries[i]! & 63);
+    this.#dense = d;
+    this.#sparse = new Uint32Array(0);
+    this.#sparseLength = 0;
+  }
+
+  /**
+   * Estimated number of distinct elements added, as an integer. Redis: `PFCOUNT key` — with
+   * precision 14 and the "ertl" estimator the result equals PFCOUNT's for the same elements.
+   * @param estimator overrides the sketch's estimator for this call.
+   * Complexity: O(m) after a change, O(1) when nothing changed since the last count. No side
+   * effect other than the cache.
+   */
+  count(estimator: Estimator = this.#estimator): number {
+    // Half away from zero, like Redis's llroundl; estimates are ≥ 0 so Math.round agrees.
+    return Math.round(this.estimate(estimator));
+  }
+
+  /**
+   * The estimator's value before rounding to an integer (`count()` is `Math.round(estimate())`).
+   * For statistics: on small sets the rounding alone shifts the mean by up to 0.5/n.
+   * Complexity: as {@link HyperLogLog.count}.
+   */
+  estimate(estimator: Estimator = this.#estimator): number {
+    const useErtl = checkEstimator(estimator) === "ertl";
+    const cached = useErtl ? this.#ertl : this.#classic;
+    if (cached >= 0) return cached;
+    this.#fillHistogram();
+    const q = 64 - this.#p;
+    const n = useErtl ? ertlEstimate(histogram, this.#m, q) : classicEstimate(histogram, this.#m, q);
+    if (useErtl) this.#ertl = n;
+    else this.#classic = n;
+    return n;
+  }
+
+  /** Fills the module-level histogram with this sketch's register counts. O(m). */
+  #fillHistogram(): void {
+    histogram.fill(0);
+    const d = this.#dense;
+    if (d === null) {
+      const entries = this.#sparse;
+      for (let i = 0; i < this.#sparseLength; i++) histogram[entries[i]! & 63]!++;
+      histogram[0] = this.#m - this.#sparseLength;
+      return;
+    }
+    // 4 registers in every 3 bytes: no per-register shift arithmetic.
+    for (let b = 0, end = (this.#m * 6) / 8; b < end; b += 3) {
+      const b0 = d[b]!;
+      const b1 = d[b + 1]!;
+      const b2 = d[b + 2]!;
+      histogram[b0 & 63]!++;
+      histogram[((b0 >>> 6) | (b1 << 2)) & 63]!++;
+      histogram[((b1 >>> 4) | (b2 << 4)) & 63]!++;
+      histogram[b2 >>> 2]!++;
+    }
+  }
+
+  /**
+   * The value of register `index` (0 when no element has reached it).
+   * O(1) dense, O(log k) sparse.
+   * @throws RangeError when index is not an integer in [0, m).
+   */
+  register(index: number): number {
+    checkInteger(WHERE, "index", index, 0, this.#m - 1);
+    if (this.#dense !== null) return getPacked(this.#dense, index);
+    const entries = this.#sparse;
+    let lo = 0;
+    let hi = this.#sparseLength;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (entries[mid]! >>> 6 < index) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.#sparseLength && entries[lo]! >>> 6 === index ? entries[lo]! & 63 : 0;
+  }
+
+  /** All registers, one value per byte (a new array). O(m). */
+  registers(): Uint8Array {
+    const out = new Uint8Array(this.#m);
+    const d = this.#dense;
+    if (d === null) {
+      for (let i = 0; i < this.#sparseLength; i++) out[this.#sparse[i]! >>> 6] = this.#sparse[i]! & 63;
+    } else {
+      for (let i = 0; i < this.#m; i++) out[i] = getPacked(d, i);
+    }
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Merging
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Merges other sketches into this one: every register becomes the maximum of the registers.
+   * Redis: `PFMERGE this this other…`. A sketch with a higher precision than this one is folded
+   * down first (exactly: the result is what this precision would have recorded for the same
+   * elements); a sketch with a lower precision cannot be merged in and throws.
+   * @returns this. Complexity: O(m) per dense sketch, O(k) per sparse one (plus O(m) if the
+   *   result outgrows the sparse form).
+   * @throws TypeError when an argument is not a HyperLogLog; RangeError when its precision is lower.
+   */
+  merge(...others: HyperLogLog[]): this {
+    for (const other of others) {
+      if (!(other instanceof HyperLogLog)) throw typeError(WHERE, "merge argument", other, "a HyperLogLog");
+      if (other.#p < this.#p) {
+        throw rangeError(
+          WHERE,
+          "merge argument precision",
+          other.#p,
+          `≥ this sketch's precision ${this.#p} (fold this sketch down with fold(${other.#p}) or use HyperLogLog.union)`,
+        );
+      }
+    }
+    for (const other of others) {
+      const src = other.#p === this.#p ? other : other.fold(this.#p);
+      this.#mergeSame(src);
+    }
+    return this;
+  }
+
+  /** Register-wise max with a sketch of the same precision. */
+  #mergeSame(other: HyperLogLog): void {
+    if (other === this) return;
+    let changed = false;
+    if (other.#dense === null) {
+      const entries = other.#sparse;
+      for (let i = 0; i < other.#sparseLength; i++) {
+        const e = entries[i]!;
+        if (this.#dense !== null) {
+          if (getPacked(this.#dense, e >>> 6) < (e & 63)) {
+            setPacked(this.#dense, e >>> 6, e & 63);
+            changed = true;
+          }
+        } else if (this.#sparseSet(e >>> 6, e & 63)) {
+          changed = true;
+        }
+      }
+    } else {
+      if (this.#dense === null) this.#promote();
+      const d = this.#dense!;
+      const s = other.#dense;
+      for (let i = 0; i < this.#m; i++) {
+        const v = getPacked(s, i);
+        if (getPacked(d, i) < v) {
+          setPacked(d, i, v);
+          changed = true;
+        }
+      }
+    }
+    if (changed) this.#ertl = this.#classic = -1;
+  }
+
+  /**
+   * A new sketch at a lower (or equal) precision holding exactly the registers that precision would
+   * have recorded for the same elements: the bits of the index that the coarser sketch no longer
+   * uses become part of its run. O(m).
+   * @throws RangeError when precision is not an integer in 4..this.precision.
+   */
+  fold(precision: number): HyperLogLog {
+    checkInteger(WHERE, "precision", precision, 4, this.#p);
+    if (precision === this.#p) return this.clone();
+    const shift = this.#p - precision;
+    const mask = (1 << precision) - 1;
+    const out = new Uint8Array(1 << precision);
+    const values = this.registers();
+    for (let j = 0; j < this.#m; j++) {
+      const v = values[j]!;
+      if (v === 0) continue;
+      // The fine index's upper `shift` bits are the next hash bits the coarse run counts from.
+      const upper = j >>> precision;
+      const run = upper !== 0 ? 32 - Math.clz32(upper & -upper) : shift + v;
+      const k = j & mask;
+      if (out[k]! < run) out[k] = run;
+    }
+    return HyperLogLog.#fromValues(precision, this.#estimator, out);
+  }
+
+  /**
+   * The union of sketches as a new sketch, at the lowest precision among them (finer sketches
+   * are folded down). Redis: `PFMERGE dest k1 k2 …`. O(m) per sketch.
+   * @throws RangeError when called with no sketch; TypeError for a non-sketch.
+   */
+  static union(...sketches: HyperLogLog[]): HyperLogLog {
+    if (sketches.length === 0) throw rangeError(WHERE, "union arguments", 0, "at least one sketch");
+    let p = 18;
+    for (const s of sketches) {
+      if (!(s instanceof HyperLogLog)) throw typeError(WHERE, "union argument", s, "a HyperLogLog");
+      p = Math.min(p, s.#p);
+    }
+    const first = sketches[0]!;
+    const out = first.fold(p);
+    return out.merge(...sketches.slice(1));
+  }
+
+  /** An independent copy (same precision, estimator and registers). O(m). */
+  clone(): HyperLogLog {
+    const c = new HyperLogLog({ precision: this.#p, estimator: this.#estimator });
+    if (this.#dense !== null) {
+      c.#dense = this.#dense.slice();
+      c.#sparse = new Uint32Array(0);
+    } else {
+      c.#sparse = this.#sparse.slice();
+      c.#sparseLength = this.#sparseLength;
+    }
+    c.#ertl = this.#ertl;
+    c.#classic = this.#classic;
+    return c;
+  }
+
+  /** Empties the sketch (back to the sparse form when it has one). O(1) plus freeing. */
+  clear(): void {
+    if (this.#sparseLimit === 0) this.#dense!.fill(0);
+    else {
+      this.#dense = null;
+      this.#sparse = new Uint32Array(SPARSE_INITIAL);
+      this.#sparseLength = 0;
+    }
+    this.#ertl = this.#classic = -1;
+  }
+
+  /** True when `other` has the same precision and the same registers. O(m). */
+  equals(other: HyperLogLog): boolean {
+    if (!(other instanceof HyperLogLog) || other.#p !== this.#p) return false;
+    const a = this.registers();
+    const b = other.registers();
+    for (let i = 0; i < this.#m; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Serialization
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Redis's HYLL blob for these registers: `SET key blob` in Redis and PFCOUNT / PFADD / PFMERGE
+   * work on it. The dense form is byte-identical to Redis's `GET key` (after a PFCOUNT has
+   * refreshed Redis's cache) for the same elements; the header carries our count as a valid cache.
+   * Only precision 14 exists in Redis.
+   * @returns a new array: sparse (≤ 3000 bytes) when Redis could hold it sparse and `encoding` is
+   *   "auto", else 12304 dense bytes. O(m).
+   * @throws RangeError when the precision is not 14.
+   */
+  toRedis(options: ToRedisOptions = {}): Uint8Array {
+    if (this.#p !== REDIS_PRECISION) {
+      throw rangeError(WHERE, "precision", this.#p, `${REDIS_PRECISION} for a Redis blob (fold(14) first)`);
+    }
+    const encoding = options.encoding ?? "auto";
+    if (encoding !== "auto" && encoding !== "dense") {
+      throw typeError(WHERE, "encoding", encoding, '"auto" or "dense"');
+    }
+    const card = this.count("ertl");
+    if (encoding === "auto") {
+      const sparse = encodeRedisSparse(this.registers(), card);
+      if (sparse !== null) return sparse;
+    }
+    if (this.#dense !== null) return encodeRedisDense(this.#dense, card);
+    return encodeRedisDense(HyperLogLog.#pack(this.registers()), card);
+  }
+
+  /**
+   * Reads a Redis HYLL blob (`GET key` of a HyperLogLog key), dense or sparse. Every length,
+   * opcode run and register is validated before use. The blob's cached cardinality is ignored.
+   * @returns a new precision-14 sketch. O(blob + m).
+   * @throws RedstructFormatError when the blob is malformed.
+   */
+  static fromRedis(bytes: Uint8Array, options: { estimator?: Estimator } = {}): HyperLogLog {
+    const values = decodeRedis(bytes);
+    return HyperLogLog.#fromValues(REDIS_PRECISION, checkEstimator(options.estimator ?? "ertl"), values);
+  }
+
+  /**
+   * redstruct's compact versioned format (any precision): 12 bytes for an empty p = 14 sketch,
+   * 3 bytes per non-zero register while sparse, 8 + 6m/8 bytes dense.
+   * @returns a new array. O(m).
+   */
+  toBytes(): Uint8Array {
+    const code = ESTIMATORS.indexOf(this.#estimator);
+    if (this.#dense !== null) return encodeDense(this.#p, code, this.#dense);
+    return encodeSparse(this.#p, code, this.#sparse, this.#sparseLength);
+  }
+
+  /**
+   * Reads a {@link HyperLogLog.toBytes} buffer.
+   * @returns a new sketch equal to the one serialized. O(m).
+   * @throws RedstructFormatError when the buffer is malformed, truncated or of an unknown version.
+   */
+  static fromBytes(bytes: Uint8Array): HyperLogLog {
+    const { precision, estimator, values } = decodeBytes(bytes);
+    return HyperLogLog.#fromValues(precision, ESTIMATORS[estimator]!, values);
+  }
+
+  /** Packs one value per byte into 6-bit registers (+ pad byte). */
+  static #pack(values: Uint8Array): Uint8Array {
+    const d = new Uint8Array((values.length * 6) / 8 + 1);
+    for (let i = 0; i < values.length; i++) if (values[i] !== 0) setPacked(d, i, values[i]!);
+    return d;
+  }
+
+  /** A sketch from one (validated) value per register, in its canonical representation. */
+  static #fromValues(precision: number, estimator: Estimator, values: Uint8Array): HyperLogLog {
+    const h = new HyperLogLog({ precision, estimator });
+    let nonZero = 0;
+    for (let i = 0; i < values.length; i++) if (values[i] !== 0) nonZero++;
+    if (nonZero > h.#sparseLimit) {
+      h.#dense = HyperLogLog.#pack(values);
+      h.#sparse = new Uint32Array(0);
+    } else if (nonZero > 0) {
+      const entries = new Uint32Array(Math.max(SPARSE_INITIAL, nonZero));
+      let k = 0;
+      for (let i = 0; i < values.length; i++) if (values[i] !== 0) entries[k++] = (i << 6) | values[i]!;
+      h.#sparse = entries;
+      h.#sparseLength = nonZero;
+    }
+    return h;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Checking
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Walks the whole sketch and throws an Error describing the first broken invariant (see the
+   * file header). For tests; O(m).
+   */
+  checkInvariants(): void {
+    const fail = (msg: string): never => {
+      throw new Error(`redstruct/${WHERE} invariant: ${msg}`);
+    };
+    if (this.#m !== 1 << this.#p) fail(`m ${this.#m} != 2^${this.#p}`);
+    const d = this.#dense;
+    if (d !== null) {
+      if (this.#sparseLength !== 0) fail("both representations live");
+      if (d.length !== (this.#m * 6) / 8 + 1) fail(`dense length ${d.length}`);
+      if (d[d.length - 1] !== 0) fail("pad byte not zero");
+      let nonZero = 0;
+      for (let i = 0; i < this.#m; i++) {
+        const v = getPacked(d, i);
+        if (v > this.#maxRun) fail(`register ${i} = ${v} > ${this.#maxRun}`);
+        if (v !== 0) nonZero++;
+      }
+      if (nonZero <= this.#sparseLimit) fail(`dense with ${nonZero} non-zero registers (limit ${this.#sparseLimit})`);
+    } else {
+      if (this.#sparseLimit === 0) fail("sparse at a precision that is always dense");
+      if (this.#sparseLength > this.#sparseLimit) fail(`${this.#sparseLength} sparse entries > ${this.#sparseLimit}`);
+      if (this.#sparseLength > this.#sparse.length) fail("sparse length beyond capacity");
+      let last = -1;
+      for (let i = 0; i < this.#sparseLength; i++) {
+        const e = this.#sparse[i]!;
+        const index = e >>> 6;
+        const v = e & 63;
+        if (index <= last || index >= this.#m) fail(`sparse entry ${i} index ${index} after ${last}`);
+        if (v === 0 || v > this.#maxRun) fail(`sparse entry ${i} value ${v}`);
+        last = index;
+      }
+    }
+    if (this.#ertl >= 0) {
+      this.#fillHistogram();
+      if (ertlEstimate(histogram, this.#m, 64 - this.#p) !== this.#ertl) fail("stale cached count");
+    }
+  }
+}
