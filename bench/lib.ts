@@ -8,6 +8,7 @@
  * chart specs that bench/run.ts renders to SVG (server-side, no browser).
  */
 import { Bench } from "tinybench";
+import { mulberry32 } from "../src/internal/random.js";
 
 export interface BenchContext {
   /** `npm run bench -- --full`: larger sizes, more trials. */
@@ -178,16 +179,10 @@ export function throughputChart(title: string, rows: Row[]): ChartSpec {
   });
 }
 
-/** Deterministic PRNG (mulberry32) so every suite draws the same inputs on every run. */
+/** Deterministic PRNG of floats in [0, 1) so every suite draws the same inputs on every run. */
 export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
+  return () => next() / 4294967296;
 }
 
 /** `count` distinct ASCII strings such as "user:1f3a9c:42", deterministic for a seed. */
