@@ -1,2 +1,16 @@
-/** `redstruct/skiplist` — not built yet. @module */
-export {};
+/**
+ * `redstruct/skiplist` — Redis's sorted set (ZADD, ZRANGE, ZRANGEBYSCORE, ZRANGEBYLEX, ZRANK, …) on
+ * a span-indexed skiplist stored in typed arrays. See ./core.ts for the algorithm and layout.
+ * @module
+ */
+export { compareMembers } from "./order.js";
+export type {
+  AddOptions,
+  LimitOptions,
+  ReverseOption,
+  ScoreBoundOptions,
+  ScoreRangeOptions,
+  SortedSetEntry,
+  SortedSetOptions,
+} from "./sorted-set.js";
+export { SortedSet } from "./sorted-set.js";

@@ -1,0 +1,572 @@
+/**
+ * The skiplist behind `SortedSet`: Redis's zset skiplist (src/t_zset.c, after William Pugh,
+ * "Skip Lists: A Probabilistic Alternative to Balanced Trees", 1990) stored in typed arrays.
+ *
+ * Algorithm (Redis facts): nodes are ordered by (score, member in UTF-8 byte order); a node gets
+ * level L with probability (1/4)^(L-1)·(3/4), capped at 32; every forward link carries a *span*, the
+ * number of level-0 steps it jumps, so the rank of a node is the sum of the spans followed to reach
+ * it and the node at a rank is found by descending while the spans still fit — both O(log n). A
+ * level-0 `backward` link makes reverse walks O(1) per step.
+ *
+ * Memory layout: one ArrayBuffer seen through a Float64Array (`f64`) and an Int32Array (`i32`), no
+ * object per node. A node is a block of 4 + 2·level 32-bit words at an 8-byte-aligned word address
+ * x, which is also its id:
+ *
+ *     i32[x], i32[x+1]   score (f64[x >> 1])
+ *     i32[x+2]           backward: address of the previous node (0 = none)
+ *     i32[x+3]           level | memberSlot << 6   (the member string is members[memberSlot])
+ *     i32[x+4+2i]        forward link at level i (address, 0 = none)
+ *     i32[x+5+2i]        span of that link
+ *
+ * The header is the level-32 block at address 0; no link ever points *to* it, so 0 doubles as the
+ * null link. Keeping a node's score beside its links matters: a search step reads the link and
+ * span of the current node and the score of the next, so each node visited costs one cache miss
+ * instead of one per parallel array (a structure-of-arrays variant of this file — scores, links,
+ * spans and link offsets in separate arrays — measured 1.6–2.3× slower on inserts, rank and
+ * by-rank access at 10^6 entries, where every step misses the cache). Blocks average 4 + 2·4/3 words
+ * ≈ 27 bytes; member strings live in one `members` array, addressed by slot.
+ * Deleted blocks go on one free list per level (chained through the backward word) and member slots
+ * on a free stack, so a steady state of inserts and deletes allocates nothing; the buffer grows by
+ * doubling when a level's free list is empty. `index` (Map member → address) gives O(1) ZSCORE, as
+ * Redis's dict beside the skiplist does. A removed member stays in the Map as a tombstone (address
+ * 0) until tombstones outnumber live members, then all are purged at once (amortized O(1)): V8's
+ * Map keeps a deleted entry in its bucket chain until the next rehash, so deleting and re-adding
+ * the same members over and over made every lookup of them slower and slower (measured: 100k
+ * delete + set pairs on a 10^6-entry Map took 0.4 s, then 0.8 s, then 2.2 s); overwriting a
+ * tombstone reuses the entry instead.
+ *
+ * Invariants (checked by {@link ZSkipList.checkInvariants}): at every level the chain is strictly
+ * increasing in (score, member); span of a link = rank(target) − rank(source), or length − rank(source)
+ * for the last link of a level; level-0 backward links mirror the forward ones; `tail` is the last
+ * node; `level` is the highest level in use (≥ 1); `index` maps exactly the members in the list to
+ * their nodes, every other key to the tombstone 0.
+ *
+ * Costs: insert, delete, score update that moves the node, rank, node at rank, count below a
+ * score/member: O(log n) expected. Score update that keeps the order: O(1). Delete of k consecutive
+ * ranks: O(log n + k).
+ */
+import { mulberry32 } from "../internal/random.js";
+import { compareMembers } from "./order.js";
+
+/** Redis's ZSKIPLIST_MAXLEVEL. */
+export const MAX_LEVEL = 32;
+const HEADER = 0;
+const NIL = 0;
+const BACK = 2;
+const META = 3;
+const LINKS = 4;
+const HEADER_WORDS = LINKS + 2 * MAX_LEVEL;
+
+export class ZSkipList {
+  /** Number of nodes (the header excluded). */
+  length = 0;
+  /** Highest level in use, 1..32. */
+  level = 1;
+  /** Last node, or NIL when empty. */
+  tail = NIL;
+  /** member → node address, or NIL (a tombstone) for a removed member; see {@link find}. */
+  readonly index = new Map<string, number>();
+
+  f64: Float64Array;
+  i32: Int32Array;
+  /** Member strings by slot. */
+  members: string[] = [];
+  /**
+   * Set by the countBelow* descents: the last node below the bound (HEADER when none), so a range
+   * query starts walking from it (or from its successor) without another descent.
+   */
+  lastBelow = HEADER;
+
+  /** Next unused word of the buffer. */
+  private top = HEADER_WORDS;
+  /** Head of the free-block list for each level (0 = empty; the header is never free). */
+  private readonly freeBlock = new Int32Array(MAX_LEVEL + 1);
+  private freeSlots = new Int32Array(16);
+  private freeSlotCount = 0;
+  /** Scratch for searches: the rightmost node visited at each level, and its rank. */
+  private readonly update = new Int32Array(MAX_LEVEL);
+  private readonly rankAt = new Int32Array(MAX_LEVEL);
+  private readonly random: () => number;
+
+  constructor(seed: number, capacity = 16) {
+    this.random = mulberry32(seed);
+    // 4/3 links per node on average; a little slack so a presized list rarely grows.
+    const words = HEADER_WORDS + 2 * Math.ceil(Math.max(16, capacity) * 3.6);
+    const buf = new ArrayBuffer(words * 4);
+    this.f64 = new Float64Array(buf);
+    this.i32 = new Int32Array(buf);
+    this.i32[META] = MAX_LEVEL;
+  }
+
+  /**
+   * Draws a level with P(L) = (1/4)^(L-1)·(3/4), capped at 32. Each pair of leading zero bits of a
+   * uniform 32-bit draw is one "promote" coin of probability 1/4; an all-zero draw (16 promotions)
+   * continues with a fresh draw, so the distribution stays exact up to the cap.
+   */
+  private randomLevel(): number {
+    let level = 1;
+    for (;;) {
+      const z = Math.clz32(this.random());
+      level += z >>> 1;
+      if (z < 32 || level >= MAX_LEVEL) return Math.min(level, MAX_LEVEL);
+    }
+  }
+
+  private allocNode(level: number, member: string): number {
+    let x = this.freeBlock[level]!;
+    if (x !== NIL) {
+      this.freeBlock[level] = this.i32[x + BACK]!;
+    } else {
+      x = this.top;
+      this.top += LINKS + 2 * level;
+      if (this.top > this.i32.length) this.grow(this.top);
+    }
+    let slot: number;
+    if (this.freeSlotCount > 0) {
+      slot = this.freeSlots[--this.freeSlotCount]!;
+      this.members[slot] = member;
+    } else {
+      slot = this.members.length;
+      this.members.push(member);
+    }
+    this.i32[x + META] = level | (slot << 6);
+    return x;
+  }
+
+  private grow(minWords: number): void {
+    const buf = new ArrayBuffer(Math.max(minWords, this.i32.length * 2) * 4);
+    const i32 = new Int32Array(buf);
+    i32.set(this.i32);
+    this.i32 = i32;
+    this.f64 = new Float64Array(buf);
+  }
+
+  private freeNode(x: number): void {
+    const meta = this.i32[x + META]!;
+    const level = meta & 63;
+    const slot = meta >>> 6;
+    this.members[slot] = ""; // let the string be collected
+    if (this.freeSlotCount === this.freeSlots.length) {
+      const s = new Int32Array(this.freeSlots.length * 2);
+      s.set(this.freeSlots);
+      this.freeSlots = s;
+    }
+    this.freeSlots[this.freeSlotCount++] = slot;
+    this.i32[x + BACK] = this.freeBlock[level]!;
+    this.i32[x + META] = 0;
+    this.freeBlock[level] = x;
+  }
+
+  /** Node holding `member`, or NIL when absent. O(1). */
+  find(member: string): number {
+    return this.index.get(member) ?? NIL;
+  }
+
+  /** Marks `member` removed in the index; purges the tombstones once they outnumber live members. */
+  private forget(member: string): void {
+    this.index.set(member, NIL);
+    const tombstones = this.index.size - this.length;
+    if (tombstones > 64 && tombstones > this.length) {
+      for (const [key, node] of this.index) if (node === NIL) this.index.delete(key);
+    }
+  }
+
+  /** Score of node x. */
+  scoreOf(x: number): number {
+    return this.f64[x >> 1]!;
+  }
+
+  /** Member of node x. */
+  memberOf(x: number): string {
+    return this.members[this.i32[x + META]! >>> 6]!;
+  }
+
+  /** Level (tower height) of node x. */
+  levelOf(x: number): number {
+    return this.i32[x + META]! & 63;
+  }
+
+  /** Next node in order, or NIL. */
+  nextOf(x: number): number {
+    return this.i32[x + LINKS]!;
+  }
+
+  /** Previous node in order, or NIL. */
+  prevOf(x: number): number {
+    return this.i32[x + BACK]!;
+  }
+
+  /** First node (lowest), or NIL. */
+  first(): number {
+    return this.i32[LINKS]!;
+  }
+
+  /** True when node `y` sorts before (score, member). */
+  private before(y: number, score: number, member: string): boolean {
+    const s = this.f64[y >> 1]!;
+    return s < score || (s === score && compareMembers(this.members[this.i32[y + META]! >>> 6]!, member) < 0);
+  }
+
+  /**
+   * Inserts a node for (score, member), which must not be present (the caller checks `index`).
+   * Returns its address. O(log n) expected; allocates only when the buffer must grow.
+   */
+  insert(score: number, member: string): number {
+    const { update, rankAt, f64 } = this;
+    let i32 = this.i32;
+    let x = HEADER;
+    // `stop` is the node a higher level stopped before: known to sort after the new entry, so the
+    // lower levels need not load and compare it again.
+    let stop = NIL;
+    for (let i = this.level - 1; i >= 0; i--) {
+      let rank = i === this.level - 1 ? 0 : rankAt[i + 1]!;
+      let link = x + LINKS + 2 * i;
+      let y = i32[link]!;
+      while (y !== NIL && y !== stop) {
+        const ys = f64[y >> 1]!;
+        if (ys > score || (ys === score && compareMembers(this.members[i32[y + META]! >>> 6]!, member) > 0)) {
+          stop = y;
+          break;
+        }
+        rank += i32[link + 1]!;
+        x = y;
+        link = x + LINKS + 2 * i;
+        y = i32[link]!;
+      }
+      rankAt[i] = rank;
+      update[i] = x;
+    }
+    const level = this.randomLevel();
+    if (level > this.level) {
+      for (let i = this.level; i < level; i++) {
+        rankAt[i] = 0;
+        update[i] = HEADER;
+        i32[HEADER + LINKS + 2 * i + 1] = this.length;
+      }
+      this.level = level;
+    }
+    const node = this.allocNode(level, member);
+    i32 = this.i32; // allocNode may have grown the buffer
+    this.f64[node >> 1] = score;
+    const rank0 = rankAt[0]!;
+    for (let i = 0; i < level; i++) {
+      const ul = update[i]! + LINKS + 2 * i;
+      const nl = node + LINKS + 2 * i;
+      i32[nl] = i32[ul]!;
+      i32[ul] = node;
+      const d = rank0 - rankAt[i]!;
+      i32[nl + 1] = i32[ul + 1]! - d;
+      i32[ul + 1] = d + 1;
+    }
+    for (let i = level; i < this.level; i++) {
+      const ul = update[i]! + LINKS + 2 * i + 1;
+      i32[ul] = i32[ul]! + 1;
+    }
+    i32[node + BACK] = update[0]!; // HEADER (0) means "no previous node"
+    const after = i32[node + LINKS]!;
+    if (after !== NIL) i32[after + BACK] = node;
+    else this.tail = node;
+    this.length++;
+    this.index.set(member, node);
+    return node;
+  }
+
+  /** Fills `update` with the rightmost node before (score, member) at each level. O(log n). */
+  private findUpdate(score: number, member: string): void {
+    const { update, i32 } = this;
+    let x = HEADER;
+    let stop = NIL; // as in insert: a node already known not to come before the target
+    for (let i = this.level - 1; i >= 0; i--) {
+      let y = i32[x + LINKS + 2 * i]!;
+      while (y !== NIL && y !== stop) {
+        if (!this.before(y, score, member)) {
+          stop = y;
+          break;
+        }
+        x = y;
+        y = i32[x + LINKS + 2 * i]!;
+      }
+      update[i] = x;
+    }
+  }
+
+  /** Unlinks node x given `update` (its predecessors); does not free it. */
+  private unlink(x: number): void {
+    const { update, i32 } = this;
+    for (let i = 0; i < this.level; i++) {
+      const ul = update[i]! + LINKS + 2 * i;
+      if (i32[ul] === x) {
+        const xl = x + LINKS + 2 * i;
+        i32[ul + 1] = i32[ul + 1]! + i32[xl + 1]! - 1;
+        i32[ul] = i32[xl]!;
+      } else {
+        i32[ul + 1] = i32[ul + 1]! - 1;
+      }
+    }
+    const after = i32[x + LINKS]!;
+    if (after !== NIL) i32[after + BACK] = i32[x + BACK]!;
+    else this.tail = i32[x + BACK]!;
+    while (this.level > 1 && i32[HEADER + LINKS + 2 * (this.level - 1)] === NIL) this.level--;
+    this.length--;
+  }
+
+  /** Removes node x (found through `index`). O(log n) expected. */
+  delete(x: number): void {
+    const member = this.memberOf(x);
+    this.findUpdate(this.f64[x >> 1]!, member);
+    this.unlink(x);
+    this.freeNode(x);
+    this.forget(member);
+  }
+
+  /**
+   * Gives node x a new score. When the neighbours still bracket it the score is written in place
+   * (O(1), as Redis's zslUpdateScore does); otherwise the node is unlinked and re-inserted, keeping
+   * its member. Returns the address now holding the member.
+   */
+  updateScore(x: number, score: number): number {
+    const prev = this.i32[x + BACK]!;
+    const after = this.i32[x + LINKS]!;
+    const member = this.memberOf(x);
+    if ((prev === NIL || this.before(prev, score, member)) && (after === NIL || !this.before(after, score, member))) {
+      this.f64[x >> 1] = score;
+      return x;
+    }
+    this.delete(x);
+    return this.insert(score, member);
+  }
+
+  /** 1-based rank of node x (Redis zslGetRank). O(log n). */
+  rankOf(x: number): number {
+    const score = this.f64[x >> 1]!;
+    const member = this.memberOf(x);
+    const i32 = this.i32;
+    let n = HEADER;
+    let rank = 0;
+    let stop = NIL; // a node already known to come after x (see insert)
+    for (let i = this.level - 1; i >= 0; i--) {
+      let link = n + LINKS + 2 * i;
+      let y = i32[link]!;
+      // Advance while y ≤ (score, member): the last step lands on x itself.
+      while (y !== NIL && y !== stop) {
+        if (y !== x && !this.before(y, score, member)) {
+          stop = y;
+          break;
+        }
+        rank += i32[link + 1]!;
+        if (y === x) return rank;
+        n = y;
+        link = n + LINKS + 2 * i;
+        y = i32[link]!;
+      }
+    }
+    return rank; // unreachable for a live node
+  }
+
+  /** Node at 1-based rank r (1 ≤ r ≤ length), or NIL (Redis zslGetElementByRank). O(log n). */
+  nodeAt(r: number): number {
+    const i32 = this.i32;
+    let x = HEADER;
+    let traversed = 0;
+    for (let i = this.level - 1; i >= 0; i--) {
+      let link = x + LINKS + 2 * i;
+      while (i32[link] !== NIL && traversed + i32[link + 1]! <= r) {
+        traversed += i32[link + 1]!;
+        x = i32[link]!;
+        link = x + LINKS + 2 * i;
+      }
+      if (traversed === r) return x;
+    }
+    return NIL;
+  }
+
+  /** Number of nodes whose score is < s (or ≤ s when `inclusive`). O(log n). */
+  countBelowScore(s: number, inclusive: boolean): number {
+    const { i32, f64 } = this;
+    let x = HEADER;
+    let count = 0;
+    let stop = NIL; // a node already known to be past the bound (see insert)
+    for (let i = this.level - 1; i >= 0; i--) {
+      let link = x + LINKS + 2 * i;
+      let y = i32[link]!;
+      while (y !== NIL && y !== stop) {
+        const ys = f64[y >> 1]!;
+        if (ys > s || (ys === s && !inclusive)) {
+          stop = y;
+          break;
+        }
+        count += i32[link + 1]!;
+        x = y;
+        link = x + LINKS + 2 * i;
+        y = i32[link]!;
+      }
+    }
+    this.lastBelow = x;
+    return count;
+  }
+
+  /**
+   * Number of nodes before (score, member) in the set order, counting a node equal to it too when
+   * `inclusive`. Used to find where an iteration resumes after the set changed. O(log n).
+   */
+  countBelowEntry(score: number, member: string, inclusive: boolean): number {
+    const { i32, f64 } = this;
+    let x = HEADER;
+    let count = 0;
+    for (let i = this.level - 1; i >= 0; i--) {
+      let link = x + LINKS + 2 * i;
+      let y = i32[link]!;
+      while (y !== NIL) {
+        const s = f64[y >> 1]!;
+        if (s > score) break;
+        if (s === score) {
+          const c = compareMembers(this.memberOf(y), member);
+          if (c > 0 || (c === 0 && !inclusive)) break;
+        }
+        count += i32[link + 1]!;
+        x = y;
+        link = x + LINKS + 2 * i;
+        y = i32[link]!;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * Number of nodes whose member is < m (or ≤ m when `inclusive`) in byte order, descending the
+   * skiplist as ZRANGEBYLEX does: exact when all scores are equal (the only case Redis defines).
+   */
+  countBelowMember(m: string, inclusive: boolean): number {
+    const i32 = this.i32;
+    let x = HEADER;
+    let count = 0;
+    for (let i = this.level - 1; i >= 0; i--) {
+      let link = x + LINKS + 2 * i;
+      let y = i32[link]!;
+      while (y !== NIL) {
+        const c = compareMembers(this.memberOf(y), m);
+        if (c > 0 || (c === 0 && !inclusive)) break;
+        count += i32[link + 1]!;
+        x = y;
+        link = x + LINKS + 2 * i;
+        y = i32[link]!;
+      }
+    }
+    this.lastBelow = x;
+    return count;
+  }
+
+  /**
+   * Deletes the nodes at 1-based ranks start..end (1 ≤ start ≤ end ≤ length), Redis's
+   * zslDeleteRangeByRank: one descent to the start, then k unlinks with the same `update`.
+   * Returns the number removed. O(log n + k).
+   */
+  deleteRanks(start: number, end: number): number {
+    const { update, i32 } = this;
+    let x = HEADER;
+    let traversed = 0;
+    for (let i = this.level - 1; i >= 0; i--) {
+      let link = x + LINKS + 2 * i;
+      while (i32[link] !== NIL && traversed + i32[link + 1]! < start) {
+        traversed += i32[link + 1]!;
+        x = i32[link]!;
+        link = x + LINKS + 2 * i;
+      }
+      update[i] = x;
+    }
+    let removed = 0;
+    x = i32[x + LINKS]!;
+    traversed++;
+    while (x !== NIL && traversed <= end) {
+      const after = i32[x + LINKS]!;
+      const member = this.memberOf(x);
+      this.unlink(x);
+      this.freeNode(x);
+      this.forget(member);
+      removed++;
+      traversed++;
+      x = after;
+    }
+    return removed;
+  }
+
+  /** Removes everything; keeps the allocated buffer for reuse. O(capacity). */
+  clear(): void {
+    this.index.clear();
+    this.members = [];
+    this.i32.fill(0);
+    this.i32[META] = MAX_LEVEL;
+    this.freeBlock.fill(0);
+    this.freeSlotCount = 0;
+    this.top = HEADER_WORDS;
+    this.length = 0;
+    this.level = 1;
+    this.tail = NIL;
+  }
+
+  /** Bytes held by the typed arrays (not the member strings or the index). */
+  arrayBytes(): number {
+    return this.i32.byteLength + this.freeSlots.byteLength;
+  }
+
+  /** Walks the whole structure and throws an Error naming the first broken invariant. O(n·levels). */
+  checkInvariants(where: string): void {
+    const fail = (msg: string): never => {
+      throw new Error(`redstruct/${where}: invariant violated: ${msg}`);
+    };
+    const i32 = this.i32;
+    if (this.level < 1 || this.level > MAX_LEVEL) fail(`level ${this.level}`);
+    // Level 0: order, backward links, ranks, index.
+    const rank = new Map<number, number>();
+    let prev = NIL;
+    let r = 0;
+    for (let x = i32[LINKS]!; x !== NIL; x = i32[x + LINKS]!) {
+      r++;
+      if (r > this.length) fail("level-0 chain longer than length (cycle?)");
+      if ((x & 1) !== 0 || x < HEADER_WORDS || x >= this.top) fail(`node address ${x} out of the used buffer`);
+      const level = this.levelOf(x);
+      if (level < 1 || level > this.level) fail(`node ${x} has level ${level}`);
+      if (Number.isNaN(this.scoreOf(x))) fail(`node ${x} has a NaN score`);
+      if (i32[x + BACK] !== prev) fail(`node ${x} backward ${i32[x + BACK]} ≠ ${prev}`);
+      if (prev !== NIL && !this.before(prev, this.scoreOf(x), this.memberOf(x))) fail(`order broken at rank ${r}`);
+      if (this.index.get(this.memberOf(x)) !== x)
+        fail(`index does not map ${JSON.stringify(this.memberOf(x))} to ${x}`);
+      rank.set(x, r);
+      prev = x;
+    }
+    if (r !== this.length) fail(`level 0 holds ${r} nodes, length is ${this.length}`);
+    if (this.tail !== prev) fail(`tail ${this.tail} ≠ last node ${prev}`);
+    let live = 0;
+    for (const node of this.index.values()) if (node !== NIL) live++;
+    if (live !== this.length) fail(`index maps ${live} members to nodes, length is ${this.length}`);
+    if (this.index.size - this.length > Math.max(64, this.length)) fail("tombstones were not purged");
+    if (this.members.length - this.freeSlotCount !== this.length) fail("member slots in use ≠ length");
+    // Every level: targets are live and tall enough, and spans equal rank differences.
+    let linked = 0;
+    for (let i = 0; i < this.level; i++) {
+      let x = HEADER;
+      let rx = 0;
+      for (;;) {
+        const link = x + LINKS + 2 * i;
+        const y = i32[link]!;
+        const ry = y === NIL ? this.length : rank.get(y);
+        if (ry === undefined) fail(`level ${i} links to a node not on level 0`);
+        if (y !== NIL && this.levelOf(y) <= i) fail(`level ${i} links to node ${y} of level ${this.levelOf(y)}`);
+        if (i32[link + 1] !== ry! - rx)
+          fail(`span at level ${i} from rank ${rx} is ${i32[link + 1]}, expected ${ry! - rx}`);
+        if (y === NIL) break;
+        linked++;
+        x = y;
+        rx = ry!;
+      }
+    }
+    if (this.level > 1 && i32[LINKS + 2 * (this.level - 1)] === NIL) fail(`top level ${this.level} is empty`);
+    for (let i = this.level; i < MAX_LEVEL; i++) {
+      if (i32[LINKS + 2 * i] !== NIL) fail(`header links above level ${this.level}`);
+    }
+    // Every node appears on each of its levels.
+    let declared = 0;
+    for (const x of rank.keys()) declared += this.levelOf(x);
+    if (linked !== declared) fail(`${linked} links in use, nodes declare ${declared}`);
+  }
+}
