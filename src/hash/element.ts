@@ -107,25 +107,3 @@ export function encodeScratch(value: string): number {
 export function scratchBytes(): Uint8Array {
   return scratch;
 }
-
-/**
- * The bytes filled by {@link loadElement}: the scratch buffer or the caller's own `Uint8Array`.
- * Internal: never hand `bytes` to a caller.
- */
-export const loaded: { bytes: Uint8Array } = { bytes: scratch };
-
-/**
- * Makes `loaded.bytes[0 .. returned length)` the bytes of `value`, without allocating in the steady
- * state, for code that needs an element's bytes rather than a hash of them.
- * @throws TypeError when `value` is not an {@link Element}.
- */
-export function loadElement(value: Element): number {
-  const src = sourceOf(value);
-  if (typeof src !== "string") {
-    loaded.bytes = src;
-    return src.length;
-  }
-  const n = encodeScratch(src);
-  loaded.bytes = scratch;
-  return n;
-}

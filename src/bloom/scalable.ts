@@ -1,0 +1,381 @@
+/**
+ * ScalableBloomFilter — a chain of Bloom filters that grows with its content (Almeida, Baquero,
+ * Preguiça & Hutchison, "Scalable Bloom Filters", 2007), with the growth rules of RedisBloom's
+ * BF.RESERVE … EXPANSION (src/sb.c), re-derived from their description.
+ *
+ * Layout: an array of {@link BloomFilter} links. Link i holds up to cap_i = capacity·expansion^i
+ * items at error share p_i = errorRate·tightening^(i+1) (first link at errorRate·tightening). Each
+ * link is sized strictly: the fewest bits for which an integer k reaches p_i at cap_i (at most
+ * +0.64 % over ⌈−n·ln p/(ln 2)²⌉ for p ≤ 0.1), so Σ p_i = errorRate·t/(1 − t) ≤ errorRate for
+ * t ≤ 1/2 — the whole chain's false-positive rate (at most the sum, by the union bound) stays
+ * ≤ errorRate however many links it grows. A value is hashed once; every link maps the same
+ * (h1, h2, h3) hashes onto its own size.
+ *
+ * Invariants ({@link ScalableBloomFilter.checkInvariants}): at least one link; link i has the
+ * strict shape for (cap_i, p_i); every link but the last holds exactly cap_i items, the last at most
+ * cap_last; each link's own invariants hold.
+ *
+ * Costs, for L links: `add` O(L·k + |value|) — it checks every link first (an element already in
+ * an older link must not be added again, or the item counts would drift), then sets k bits in the
+ * newest link, creating a new link (O(m_new/32) to allocate) when that one is full; `has`
+ * O(L·k + |value|), stopping at the first link that answers yes; `info`/`count` O(L);
+ * `toBytes`/`fromBytes` O(total bits/32).
+ *
+ * Serialized form (little-endian, version 1): "RSSB", version u8 = 1, flags u8 (bit 0 =
+ * non-scaling), two zero bytes, capacity u64, errorRate f64, tightening f64, expansion u32, link
+ * count u32, then each link in BloomFilter's own serialized form.
+ */
+import type { Element } from "../hash/element.js";
+import { ByteReader, ByteWriter } from "../internal/bytes.js";
+import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
+import { BloomFilter, HEADER_BYTES } from "./filter.js";
+import { hashElement } from "./hashing.js";
+import { checkCapacity, checkErrorRate, MAX_BITS, strictParameters } from "./params.js";
+
+const WHERE = "ScalableBloomFilter";
+const MAGIC = "RSSB";
+const VERSION = 1;
+const MAX_EXPANSION = 1024;
+/** True only while fromBytes constructs the instance it will fill with the serialized links. */
+let restoring = false;
+
+/** Options of {@link ScalableBloomFilter} (BF.RESERVE key error_rate capacity [EXPANSION e] [NONSCALING]). */
+export interface ScalableBloomFilterOptions {
+  /** Items the first link holds (a positive integer). */
+  capacity: number;
+  /** Bound on the whole chain's false-positive rate, 0 < p < 1. */
+  errorRate: number;
+  /**
+   * Capacity factor from one link to the next, an integer in [1, 1024].
+   * @defaultValue 2 (RedisBloom's default)
+   */
+  expansion?: number;
+  /**
+   * Error factor from one link to the next, in (0, 0.5]: the chain's total stays ≤ errorRate only
+   * when the geometric series errorRate·Σ t^(i+1) does, i.e. for t ≤ 1/2.
+   * @defaultValue 0.5 (RedisBloom's ratio)
+   */
+  tightening?: number;
+  /**
+   * Never add a link: once the first link holds `capacity` items, adding a new value throws
+   * (RedisBloom's NONSCALING).
+   * @defaultValue false
+   */
+  nonScaling?: boolean;
+}
+
+/** What {@link ScalableBloomFilter.info} returns — the fields of BF.INFO. */
+export interface BloomInfo {
+  /** Total items all links can hold before the next growth (BF.INFO "Capacity"). */
+  capacity: number;
+  /** Bytes of all bit arrays (BF.INFO "Size"). */
+  bytes: number;
+  /** Number of links (BF.INFO "Number of filters"). */
+  filters: number;
+  /** Values added (adds that returned true; BF.INFO "Number of items inserted"). */
+  items: number;
+  /** Capacity factor between links (BF.INFO "Expansion rate"); 0 when non-scaling, as in Redis. */
+  expansion: number;
+  /** The chain's error-rate bound. */
+  errorRate: number;
+  /** Error factor between links. */
+  tightening: number;
+  /** Bits of all links. */
+  bits: number;
+}
+
+export class ScalableBloomFilter {
+  readonly #capacity: number;
+  readonly #errorRate: number;
+  readonly #expansion: number;
+  readonly #tightening: number;
+  readonly #nonScaling: boolean;
+  #links: BloomFilter[] = [];
+  /** cap_i and p_i of each link, parallel to #links. */
+  #linkCapacity: number[] = [];
+  #linkError: number[] = [];
+
+  /**
+   * Creates a chain with one empty link of `capacity` items at errorRate·tightening (BF.RESERVE).
+   * @throws TypeError/RangeError for a bad option (see {@link ScalableBloomFilterOptions}).
+   */
+  constructor(options: ScalableBloomFilterOptions) {
+    if (typeof options !== "object" || options === null) {
+      throw typeError(WHERE, "options", options, "{ capacity, errorRate, expansion?, tightening?, nonScaling? }");
+    }
+    this.#capacity = checkCapacity(WHERE, options.capacity);
+    this.#errorRate = checkErrorRate(WHERE, options.errorRate);
+    this.#expansion = checkInteger(WHERE, "expansion", options.expansion ?? 2, 1, MAX_EXPANSION);
+    const t = options.tightening ?? 0.5;
+    if (typeof t !== "number") throw typeError(WHERE, "tightening", t, "a number in (0, 0.5]");
+    if (!(t > 0 && t <= 0.5)) throw rangeError(WHERE, "tightening", t, "a number in (0, 0.5]");
+    this.#tightening = t;
+    const ns = options.nonScaling ?? false;
+    if (typeof ns !== "boolean") throw typeError(WHERE, "nonScaling", ns, "a boolean");
+    this.#nonScaling = ns;
+    // fromBytes brings its own links: it must not allocate a first link (up to 256 MiB) on the say
+    // of a header it has not yet checked against the input's length.
+    if (restoring) {
+      if (!this.#linkShape(0)) throw rangeError(WHERE, "capacity", this.#capacity, "small enough for one link");
+    } else {
+      this.#grow();
+    }
+  }
+
+  /** Shape of link `i`: (cap_i, p_i, bits, hashes), or undefined when it cannot exist. */
+  #linkShape(i: number): { capacity: number; error: number; bits: number; hashes: number } | undefined {
+    // One closed form used everywhere (growth, checks, fromBytes), so the figures always agree.
+    const capacity = this.#capacity * this.#expansion ** i;
+    const error = this.#errorRate * this.#tightening ** (i + 1);
+    if (capacity > Number.MAX_SAFE_INTEGER || !(error > 0)) return undefined;
+    const { bits, hashes } = strictParameters(capacity, error);
+    return bits <= MAX_BITS ? { capacity, error, bits, hashes } : undefined;
+  }
+
+  /** Appends the next link. */
+  #grow(): BloomFilter {
+    const i = this.#links.length;
+    const shape = this.#linkShape(i);
+    if (!shape) {
+      if (i === 0) {
+        throw rangeError(WHERE, "capacity", this.#capacity, `small enough to fit 2^31 − 1 bits at ${this.#errorRate}`);
+      }
+      throw new RangeError(
+        `redstruct/${WHERE}: cannot add link ${i + 1}: it would need 2^31 bits or more, or over 64 hashes`,
+      );
+    }
+    const link = new BloomFilter({ bits: shape.bits, hashes: shape.hashes });
+    this.#links.push(link);
+    this.#linkCapacity.push(shape.capacity);
+    this.#linkError.push(shape.error);
+    return link;
+  }
+
+  // ——— set operations (BF.ADD / BF.EXISTS / BF.MADD / BF.MEXISTS) ——————————————
+
+  /**
+   * Adds `value` unless some link already (probably) holds it. Returns true when it was added —
+   * BF.ADD's 1. When the newest link is full a new one is appended first (O(new bits/32)), or, in
+   * non-scaling mode, a RangeError is thrown and nothing changes. O(L·k + |value|) otherwise, no
+   * allocation.
+   * @throws TypeError for a non-element; RangeError when full and non-scaling, or when the next
+   *   link would need 2^31 bits or more.
+   */
+  add(value: Element): boolean {
+    hashElement(value);
+    const links = this.#links;
+    for (let i = links.length - 1; i >= 0; i--) if (links[i]!._hasHashed()) return false;
+    let last = links[links.length - 1]!;
+    if (last.size >= this.#linkCapacity[links.length - 1]!) {
+      if (this.#nonScaling) {
+        throw new RangeError(
+          `redstruct/${WHERE}: the filter is full (non-scaling, capacity ${this.#capacity}); ` +
+            "create it with a larger capacity or without nonScaling",
+        );
+      }
+      last = this.#grow();
+    }
+    return last._addHashed();
+  }
+
+  /**
+   * True when `value` is probably present, false when it certainly is not — BF.EXISTS. Never a
+   * false negative; false positives at most errorRate. O(L·k + |value|), newest link first, no
+   * side effect.
+   */
+  has(value: Element): boolean {
+    hashElement(value);
+    const links = this.#links;
+    for (let i = links.length - 1; i >= 0; i--) if (links[i]!._hasHashed()) return true;
+    return false;
+  }
+
+  /** `add` for each value, in order — BF.MADD. Stops at the first error (earlier adds stay). */
+  addAll(values: Iterable<Element>): boolean[] {
+    const out: boolean[] = [];
+    for (const v of values) out.push(this.add(v));
+    return out;
+  }
+
+  /** `has` for each value — BF.MEXISTS. No side effect. */
+  hasAll(values: Iterable<Element>): boolean[] {
+    const out: boolean[] = [];
+    for (const v of values) out.push(this.has(v));
+    return out;
+  }
+
+  // ——— estimates and info ————————————————————————————————————————————————————
+
+  /** Values added (adds that returned true), like BF.CARD. O(L). */
+  get size(): number {
+    let n = 0;
+    for (const link of this.#links) n += link.size;
+    return n;
+  }
+
+  /** Number of links. */
+  get filters(): number {
+    return this.#links.length;
+  }
+
+  /** Estimated distinct items from the fill of every link (Σ of {@link BloomFilter.count}). O(L). */
+  count(): number {
+    let n = 0;
+    for (const link of this.#links) n += link.count();
+    return n;
+  }
+
+  /**
+   * The chain's false-positive rate as it is now: 1 − Π(1 − (X_i/m_i)^k_i) over the links, from
+   * their actual fill. At most errorRate while the links respect their capacities. O(L).
+   */
+  falsePositiveRate(): number {
+    let miss = 1;
+    for (const link of this.#links) miss *= 1 - link.falsePositiveRate();
+    return 1 - miss;
+  }
+
+  /** The BF.INFO fields (see {@link BloomInfo}). O(L). */
+  info(): BloomInfo {
+    let capacity = 0;
+    let bytes = 0;
+    let bits = 0;
+    for (let i = 0; i < this.#links.length; i++) {
+      capacity += this.#linkCapacity[i]!;
+      bytes += this.#links[i]!.byteLength;
+      bits += this.#links[i]!.bits;
+    }
+    return {
+      capacity,
+      bytes,
+      filters: this.#links.length,
+      items: this.size,
+      expansion: this.#nonScaling ? 0 : this.#expansion,
+      errorRate: this.#errorRate,
+      tightening: this.#tightening,
+      bits,
+    };
+  }
+
+  /** Drops every link but a fresh first one. O(first link's bits/32). */
+  clear(): void {
+    this.#links = [];
+    this.#linkCapacity = [];
+    this.#linkError = [];
+    this.#grow();
+  }
+
+  /** An independent copy. O(total bits/32). */
+  clone(): ScalableBloomFilter {
+    const copy = this.#emptyLike();
+    copy.#links = this.#links.map((l) => l.clone());
+    copy.#linkCapacity = this.#linkCapacity.slice();
+    copy.#linkError = this.#linkError.slice();
+    return copy;
+  }
+
+  #emptyLike(): ScalableBloomFilter {
+    return new ScalableBloomFilter({
+      capacity: this.#capacity,
+      errorRate: this.#errorRate,
+      expansion: this.#expansion,
+      tightening: this.#tightening,
+      nonScaling: this.#nonScaling,
+    });
+  }
+
+  /** Throws an Error describing the first broken invariant (see the module comment). O(total bits/32). */
+  checkInvariants(): void {
+    const fail: (msg: string) => never = (msg) => {
+      throw new Error(`redstruct/${WHERE} invariant: ${msg}`);
+    };
+    const links = this.#links;
+    if (links.length === 0) fail("no link");
+    if (this.#linkCapacity.length !== links.length || this.#linkError.length !== links.length) fail("parallel arrays");
+    if (this.#nonScaling && links.length !== 1) fail("a non-scaling chain grew");
+    let errorSum = 0;
+    for (let i = 0; i < links.length; i++) {
+      const link = links[i]!;
+      link.checkInvariants();
+      const shape = this.#linkShape(i);
+      if (!shape) fail(`link ${i} cannot exist`);
+      if (shape.bits !== link.bits || shape.hashes !== link.hashes || shape.capacity !== this.#linkCapacity[i]) {
+        fail(`link ${i} has ${link.bits} bits / ${link.hashes} hashes, expected ${shape.bits} / ${shape.hashes}`);
+      }
+      const full = i < links.length - 1;
+      if (full ? link.size !== shape.capacity : link.size > shape.capacity) {
+        fail(`link ${i} holds ${link.size} items for capacity ${shape.capacity}`);
+      }
+      errorSum += shape.error;
+    }
+    if (errorSum > this.#errorRate * (1 + 1e-12)) fail(`link error shares sum to ${errorSum} > ${this.#errorRate}`);
+  }
+
+  // ——— serialization ——————————————————————————————————————————————————————————
+
+  /** The chain as bytes (see the module comment). O(total bits/32); returns a new array. */
+  toBytes(): Uint8Array {
+    let size = 4 + 4 + 8 + 8 + 8 + 4 + 4;
+    for (const link of this.#links) size += link.serializedByteLength;
+    const w = new ByteWriter(size);
+    w.magic(MAGIC)
+      .u8(VERSION)
+      .u8(this.#nonScaling ? 1 : 0)
+      .u8(0)
+      .u8(0);
+    w.u53(this.#capacity).f64(this.#errorRate).f64(this.#tightening).u32(this.#expansion).u32(this.#links.length);
+    for (const link of this.#links) link._write(w);
+    return w.finish();
+  }
+
+  /**
+   * Reads a chain written by {@link toBytes}, validating the header, every link (each must have
+   * exactly the shape the options imply, hold exactly its capacity unless it is the last) and the
+   * total length.
+   * @throws RedstructFormatError for any malformed, truncated or inconsistent input.
+   */
+  static fromBytes(bytes: Uint8Array): ScalableBloomFilter {
+    const r = new ByteReader(bytes, WHERE);
+    r.magic(MAGIC);
+    const version = r.u8("the version");
+    if (version !== VERSION) throw formatError(WHERE, `unsupported version ${version} (expected ${VERSION})`);
+    const flags = r.u8("the flags");
+    if (flags > 1) throw formatError(WHERE, `unknown flags ${flags}`);
+    if (r.u8("a reserved byte") !== 0 || r.u8("a reserved byte") !== 0) throw formatError(WHERE, "reserved bytes set");
+    const capacity = r.u53("the capacity");
+    const errorRate = r.f64("the error rate");
+    const tightening = r.f64("the tightening");
+    const expansion = r.u32("the expansion");
+    const count = r.u32("the link count");
+    let sbf: ScalableBloomFilter;
+    restoring = true;
+    try {
+      sbf = new ScalableBloomFilter({ capacity, errorRate, expansion, tightening, nonScaling: flags === 1 });
+    } catch (e) {
+      throw formatError(WHERE, `bad header: ${(e as Error).message}`);
+    } finally {
+      restoring = false;
+    }
+    if (count < 1 || count > r.remaining / (HEADER_BYTES + 4)) throw formatError(WHERE, `bad link count ${count}`);
+    if (flags === 1 && count !== 1) throw formatError(WHERE, `a non-scaling filter with ${count} links`);
+    sbf.#links = [];
+    sbf.#linkCapacity = [];
+    sbf.#linkError = [];
+    for (let i = 0; i < count; i++) {
+      const link = BloomFilter._read(r);
+      const shape = sbf.#linkShape(i);
+      if (!shape || shape.bits !== link.bits || shape.hashes !== link.hashes || link.capacity !== undefined) {
+        throw formatError(WHERE, `link ${i} does not have the shape its options imply`);
+      }
+      const full = i < count - 1;
+      if (full ? link.size !== shape.capacity : link.size > shape.capacity) {
+        throw formatError(WHERE, `link ${i} claims ${link.size} items for capacity ${shape.capacity}`);
+      }
+      sbf.#links.push(link);
+      sbf.#linkCapacity.push(shape.capacity);
+      sbf.#linkError.push(shape.error);
+    }
+    r.end();
+    return sbf;
+  }
+}
