@@ -1,0 +1,751 @@
+/**
+ * Dict: a Map-compatible hash table with Redis's progressive rehashing (src/dict.c), SCAN cursors
+ * and keyed (flood-resistant) hashing.
+ *
+ * Algorithm (as Redis's dict.c):
+ * - Two chained tables of power-of-two sizes. Normally only table 0 exists. When an insert finds
+ *   `size ≥ buckets` (load factor 1) a table 1 of the next power of two above `size` is allocated
+ *   and `rehashIndex` starts at 0; when a delete leaves `size ≤ buckets / 8` (and buckets > 4) a
+ *   smaller table 1 (the power of two ≥ size, at least 4) is allocated the same way.
+ * - While rehashing, every keyed operation (get/has/set/delete) first moves one bucket of table 0
+ *   (visiting at most 10 empty buckets, as `dictRehash(d, 1)`), then — a refinement over dict.c —
+ *   the key's own table-0 bucket if it has not moved yet. After that the key can only live in
+ *   table 1, so every lookup reads exactly one chain. When table 0 is empty, table 1 becomes
+ *   table 0. No table is ever rebuilt in one go; `rehashFor(ms)` does the idle-time work.
+ * - `scan` walks Redis's reverse-binary cursor (Pieter Noordhuis's dictScan): the cursor's high
+ *   bits are incremented, so a bucket's "children" in a larger table and its "parent" in a smaller
+ *   one are visited together, and every key present for the whole scan is returned at least once
+ *   across any number of grows and shrinks between calls.
+ *
+ * Memory layout — no object per entry:
+ * - Bucket heads: per table, `Int32Array` pages of 2^14 buckets holding `slot + 1` (0 = empty
+ *   bucket, so a fresh page is zeroed memory that needs no fill); a page is allocated when first
+ *   written, until then a shared zero page stands for it.
+ * - Entry slots live in chunks of `2^chunkBits` slots (default 65536) so that growing the entry
+ *   storage never copies it (copying 8M entries would be a multi-millisecond stall):
+ *   `links[c]: Int32Array` holds `[next slot + 1, hash]` pairs (the chain link and the cached 32-bit
+ *   hash side by side, one cache line), `kv[c]: unknown[]` holds `[key, value]` pairs.
+ * - A free slot has the key `undefined`; free slots form a stack through their `next` field and
+ *   are reused before the high-water mark grows. Slots are not compacted (the storage shrinks back
+ *   only when the dict becomes empty or is cleared).
+ *
+ * Invariants (checked by `checkInvariants()`):
+ * - every live slot is on exactly one chain, in the bucket `hash & mask` of its table; in table 0
+ *   only buckets ≥ rehashIndex are non-empty while rehashing;
+ * - `used0` counts table 0's entries; `size` counts all; free slots = highWater − size;
+ * - not rehashing ⇒ there is no table 1 and `size ≤ buckets0`;
+ * - the shared zero page is never written.
+ *
+ * Costs: get/has/set/delete O(1) expected, plus O(1) rehash work (≤ 2 buckets and 10 empty visits);
+ * a resize allocates the page directory only (pages come as buckets are written) and nothing is
+ * copied; iteration O(highWater);
+ * scan O(count) buckets per call; randomKey O(1) expected; clear O(1) plus garbage.
+ *
+ * Iteration walks slots, not buckets, so rehashing never disturbs it and is not paused. Mutation
+ * during iteration is allowed: every entry present for the whole iteration is visited exactly once,
+ * an entry deleted before it is reached is not visited, an entry added during the iteration may or
+ * may not be visited (it may reuse a slot already passed). Iteration order is unspecified (not
+ * insertion order).
+ */
+import { randomSipKey, sipKeyFromBytes } from "../hash/index.js";
+import { checkFinite, checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { mulberry32, randomSeed } from "../internal/random.js";
+import { type DictKey, isDictKey, KeyHasher, slowKeyEquals } from "./hash.js";
+
+const WHERE = "Dict";
+/** Redis's DICT_HT_INITIAL_SIZE. */
+const MIN_BUCKETS = 4;
+/** Largest table: bucket heads are indexed with 32-bit masks. */
+const MAX_BUCKETS = 2 ** 30;
+/** Redis's `empty_visits = n * 10` for a one-bucket step. */
+const EMPTY_VISITS = 10;
+/**
+ * Tables are split in pages of 2^14 buckets (64 KiB), allocated when first written: a table of
+ * 2^23 buckets is never one 32 MiB allocation. That matters beyond the allocation itself: a large
+ * ArrayBuffer counts as external memory, and V8 answers a big jump in external memory with an
+ * immediate full mark-compact — measured here at over a second with 8M string keys in the heap.
+ */
+const PAGE_BITS = 14;
+const PAGE_SIZE = 1 << PAGE_BITS;
+const PAGE_MASK = PAGE_SIZE - 1;
+/** Stands for every page never written (all buckets empty). Shared and never written itself. */
+const ZERO_PAGE = new Int32Array(PAGE_SIZE);
+/** A table: its bucket-head pages (one short page for tables up to a page). */
+type Table = Int32Array[];
+const NO_TABLE: Table = [];
+
+function newTable(buckets: number): Table {
+  if (buckets <= PAGE_SIZE) return [new Int32Array(buckets)];
+  const pages: Table = [];
+  for (let i = buckets >>> PAGE_BITS; i > 0; i--) pages.push(ZERO_PAGE);
+  return pages;
+}
+
+/** Bucket head `b` of a table: slot + 1, or 0 when empty. */
+function head(t: Table, b: number): number {
+  return t[b >>> PAGE_BITS]![b & PAGE_MASK]!;
+}
+
+function setHead(t: Table, b: number, value: number): void {
+  let page = t[b >>> PAGE_BITS]!;
+  if (page === ZERO_PAGE) {
+    page = new Int32Array(PAGE_SIZE);
+    t[b >>> PAGE_BITS] = page;
+  }
+  page[b & PAGE_MASK] = value;
+}
+
+/** Options of {@link Dict}. */
+export interface DictOptions {
+  /**
+   * The 128-bit SipHash key: a `Uint32Array` of 4 little-endian words or a `Uint8Array` of 16
+   * bytes. Pass one to make hashing (and so bucket layout, scan order and iteration order)
+   * reproducible; keep it secret if keys come from untrusted input.
+   * @defaultValue a fresh random key from `crypto.getRandomValues`
+   */
+  key?: Uint32Array | Uint8Array;
+  /**
+   * Seed of the PRNG behind {@link Dict.randomKey}.
+   * @defaultValue a random seed
+   */
+  seed?: number;
+  /**
+   * log2 of the number of entry slots per storage chunk (4..24).
+   * @remarks Small values exercise chunk boundaries in tests; the default suits production.
+   * @defaultValue 16
+   */
+  chunkBits?: number;
+}
+
+/** What {@link Dict.stats} reports (Redis's `DEBUG HTSTATS`, plus the slot storage). */
+export interface DictStats {
+  /** Number of entries. */
+  size: number;
+  /** Buckets of table 0 and table 1 (0 when not rehashing). */
+  buckets: [number, number];
+  /** Entries in table 0 and table 1. */
+  used: [number, number];
+  /** Next table-0 bucket to migrate, or -1 when not rehashing. */
+  rehashIndex: number;
+  rehashing: boolean;
+  /** Longest chain over both tables. */
+  maxChain: number;
+  /** Non-empty buckets over both tables. */
+  nonEmptyBuckets: number;
+  /** Entry slots handed out (live + free), and how many of them are free. */
+  slots: number;
+  freeSlots: number;
+}
+
+function nextPower(n: number): number {
+  let p = MIN_BUCKETS;
+  while (p < n && p < MAX_BUCKETS) p *= 2;
+  return p;
+}
+
+/** Reverses the 32 bits of `v` (for the SCAN cursor). */
+function rev32(v: number): number {
+  v = ((v >>> 1) & 0x55555555) | ((v & 0x55555555) << 1);
+  v = ((v >>> 2) & 0x33333333) | ((v & 0x33333333) << 2);
+  v = ((v >>> 4) & 0x0f0f0f0f) | ((v & 0x0f0f0f0f) << 4);
+  v = ((v >>> 8) & 0x00ff00ff) | ((v & 0x00ff00ff) << 8);
+  return ((v >>> 16) | (v << 16)) >>> 0;
+}
+
+/** The reverse-binary increment: `v |= ~mask; v = rev(rev(v) + 1)` in 32 bits. */
+function nextCursor(v: number, mask: number): number {
+  return rev32((rev32((v | ~mask) >>> 0) + 1) >>> 0);
+}
+
+/**
+ * A hash table with the `Map` interface whose worst single operation is bounded: it grows and
+ * shrinks by migrating one bucket per operation, as Redis does, instead of rehashing everything
+ * at once, and it has no 2^24-entry cap. Keys: strings, numbers, bigints and `Uint8Array`s (by
+ * content, copied on insert); `1`, `"1"` and `1n` are different keys, NaN equals NaN, -0 is +0.
+ */
+export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V> {
+  readonly #hasher: KeyHasher;
+  readonly #random: () => number;
+  readonly #chunkBits: number;
+  readonly #chunkMask: number;
+
+  #heads0: Table = newTable(MIN_BUCKETS);
+  #mask0 = MIN_BUCKETS - 1;
+  #heads1: Table = NO_TABLE;
+  #mask1 = 0;
+  #rehashIndex = -1;
+  #used0 = 0;
+  #size = 0;
+
+  #links: Int32Array[] = [];
+  #kv: unknown[][] = [];
+  /** Slots ever handed out since the storage was last reset. */
+  #highWater = 0;
+  /** Head of the free-slot stack, as slot + 1 (0 = none). */
+  #free = 0;
+
+  /**
+   * Builds an empty dict, or one holding `entries` (like `new Map(entries)`).
+   * Complexity: O(n) for n entries.
+   * @throws TypeError / RangeError for invalid options or keys.
+   */
+  constructor(entries?: Iterable<readonly [K, V]> | null, options: DictOptions = {}) {
+    const key = options.key;
+    let sipKey: Uint32Array;
+    if (key === undefined) sipKey = randomSipKey();
+    else if (key instanceof Uint32Array && key.length === 4) sipKey = key.slice();
+    else if (key instanceof Uint8Array && key.length === 16) sipKey = sipKeyFromBytes(key);
+    else throw rangeError(WHERE, "options.key", key, "a Uint32Array(4) or a Uint8Array(16)");
+    this.#hasher = new KeyHasher(sipKey);
+    const seed =
+      options.seed === undefined ? randomSeed() : checkInteger(WHERE, "options.seed", options.seed, 0, 2 ** 32 - 1);
+    this.#random = mulberry32(seed);
+    this.#chunkBits =
+      options.chunkBits === undefined ? 16 : checkInteger(WHERE, "options.chunkBits", options.chunkBits, 4, 24);
+    this.#chunkMask = (1 << this.#chunkBits) - 1;
+    if (entries != null) for (const [k, v] of entries) this.set(k, v);
+  }
+
+  /** Builds a dict from entries, like `new Map(entries)`. Complexity: O(n). */
+  static from<K extends DictKey, V>(entries: Iterable<readonly [K, V]>, options?: DictOptions): Dict<K, V> {
+    return new Dict(entries, options);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The Map-compatible part
+  // ---------------------------------------------------------------------------------------------
+
+  /** Number of entries (Redis DBSIZE / HLEN). Complexity: O(1). */
+  get size(): number {
+    return this.#size;
+  }
+
+  get [Symbol.toStringTag](): string {
+    return "Dict";
+  }
+
+  /**
+   * The value stored under `key`, or `undefined` (Redis GET / HGET). Keys of an unsupported type
+   * are simply absent. Complexity: O(1) expected; side effect: one rehash step while rehashing.
+   */
+  get(key: K): V | undefined {
+    if (!isDictKey(key)) return undefined;
+    const s = this.#find(key, this.#hasher.hash(key));
+    if (s < 0) return undefined;
+    return this.#kv[s >>> this.#chunkBits]![((s & this.#chunkMask) << 1) + 1] as V;
+  }
+
+  /**
+   * Whether `key` is present (Redis EXISTS / HEXISTS). Complexity: O(1) expected; side effect: one
+   * rehash step while rehashing.
+   */
+  has(key: K): boolean {
+    if (!isDictKey(key)) return false;
+    return this.#find(key, this.#hasher.hash(key)) >= 0;
+  }
+
+  /**
+   * Stores `value` under `key` and returns this dict (Redis SET / HSET). A `Uint8Array` key is
+   * copied. Complexity: O(1) expected, amortised no allocation (a slot chunk or a 64 KiB page of
+   * bucket heads now and then); side effects: one rehash step while rehashing, and it may start a
+   * grow (which allocates only the new table's page directory and copies nothing).
+   * @throws TypeError when `key` is not a string, number, bigint or Uint8Array.
+   */
+  set(key: K, value: V): this {
+    if (!isDictKey(key)) throw typeError(WHERE, "key", key, "a string, number, bigint or Uint8Array");
+    const h = this.#hasher.hash(key);
+    const found = this.#find(key, h);
+    if (found >= 0) {
+      this.#kv[found >>> this.#chunkBits]![((found & this.#chunkMask) << 1) + 1] = value;
+      return this;
+    }
+    // _dictExpandIfNeeded: grow at load factor 1 (never while a rehash is in progress).
+    if (this.#rehashIndex < 0 && this.#size >= this.#mask0 + 1 && this.#mask0 + 1 < MAX_BUCKETS) {
+      this.#startResize(nextPower(this.#size + 1));
+    }
+    const stored = key instanceof Uint8Array ? (key.slice() as K) : key === 0 ? (0 as K) : key;
+    const s = this.#allocSlot();
+    const c = s >>> this.#chunkBits;
+    const o = (s & this.#chunkMask) << 1;
+    const links = this.#links[c]!;
+    const kv = this.#kv[c]!;
+    kv[o] = stored;
+    kv[o + 1] = value;
+    links[o + 1] = h;
+    if (this.#rehashIndex >= 0) {
+      const b = h & this.#mask1;
+      links[o] = head(this.#heads1, b);
+      setHead(this.#heads1, b, s + 1);
+    } else {
+      const b = h & this.#mask0;
+      links[o] = head(this.#heads0, b);
+      setHead(this.#heads0, b, s + 1);
+      this.#used0++;
+    }
+    this.#size++;
+    return this;
+  }
+
+  /**
+   * Removes `key`; returns whether it was present (Redis DEL / HDEL). Complexity: O(1) expected;
+   * side effects: one rehash step while rehashing, and it may start a shrink.
+   */
+  delete(key: K): boolean {
+    if (!isDictKey(key)) return false;
+    const h = this.#hasher.hash(key);
+    this.#step(h);
+    const rehashing = this.#rehashIndex >= 0;
+    const heads = rehashing ? this.#heads1 : this.#heads0;
+    const b = h & (rehashing ? this.#mask1 : this.#mask0);
+    const bits = this.#chunkBits;
+    const cmask = this.#chunkMask;
+    let prev = -1;
+    let p = head(heads, b);
+    while (p !== 0) {
+      const s = p - 1;
+      const links = this.#links[s >>> bits]!;
+      const kv = this.#kv[s >>> bits]!;
+      const o = (s & cmask) << 1;
+      const k = kv[o];
+      if (k === key || (links[o + 1] === h && slowKeyEquals(k, key))) {
+        if (prev < 0) setHead(heads, b, links[o]!);
+        else this.#links[prev >>> bits]![(prev & cmask) << 1] = links[o]!;
+        if (!rehashing) this.#used0--;
+        this.#size--;
+        this.#freeSlot(s);
+        this.#resizeIfNeeded();
+        return true;
+      }
+      prev = s;
+      p = links[o]!;
+    }
+    return false;
+  }
+
+  /**
+   * Removes every entry and returns the tables to their initial 4 buckets (Redis FLUSHDB's
+   * `dictEmpty`, without its incremental callback). Complexity: O(1) here plus garbage collection.
+   */
+  clear(): void {
+    this.#heads0 = newTable(MIN_BUCKETS);
+    this.#mask0 = MIN_BUCKETS - 1;
+    this.#heads1 = NO_TABLE;
+    this.#mask1 = 0;
+    this.#rehashIndex = -1;
+    this.#used0 = 0;
+    this.#size = 0;
+    this.#resetSlots();
+  }
+
+  /**
+   * Calls `callback(value, key, dict)` for every entry, like `Map.prototype.forEach`. Complexity:
+   * O(slots). Mutation from the callback follows the iteration rules in the class notes.
+   */
+  forEach(callback: (value: V, key: K, map: Map<K, V>) => void, thisArg?: unknown): void {
+    for (let s = 0; s < this.#highWater; s++) {
+      const kv = this.#kv[s >>> this.#chunkBits]!;
+      const o = (s & this.#chunkMask) << 1;
+      const k = kv[o];
+      if (k !== undefined) callback.call(thisArg, kv[o + 1] as V, this.#outKey(k), this);
+    }
+  }
+
+  /** Iterates `[key, value]` pairs (order unspecified). Complexity: O(slots) for the whole walk. */
+  entries(): MapIterator<[K, V]> {
+    return this.#walk(2) as MapIterator<[K, V]>;
+  }
+
+  /** Iterates keys (order unspecified; byte-array keys are fresh copies). */
+  keys(): MapIterator<K> {
+    return this.#walk(0) as MapIterator<K>;
+  }
+
+  /** Iterates values (order unspecified). */
+  values(): MapIterator<V> {
+    return this.#walk(1) as MapIterator<V>;
+  }
+
+  /** Same as {@link entries}: `for (const [k, v] of dict)`. */
+  [Symbol.iterator](): MapIterator<[K, V]> {
+    return this.entries();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The Redis part: SCAN, idle rehash, random key, stats
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * One SCAN call: returns the next cursor (0 when the scan is complete) and the keys of the
+   * buckets visited. Start with cursor 0 and call until 0 comes back; every key present for the
+   * whole scan is returned at least once, however the table grows or shrinks between calls (a key
+   * may be returned more than once). `count` is a hint, as in Redis: buckets are visited until at
+   * least `count` keys were gathered or `10·count` cursor steps were made. Does not rehash.
+   * Complexity: O(count) expected. Redis: SCAN / HSCAN (dictScan).
+   * @throws RangeError for a cursor that is not a uint32 or a count that is not a positive integer.
+   */
+  scan(cursor: number, count = 10): [nextCursor: number, keys: K[]] {
+    checkInteger(WHERE, "cursor", cursor, 0, 2 ** 32 - 1);
+    checkInteger(WHERE, "count", count, 1, 2 ** 31 - 1);
+    const out: K[] = [];
+    let v = cursor;
+    let steps = count * 10;
+    do {
+      v = this.#scanStep(v, out);
+    } while (v !== 0 && --steps > 0 && out.length < count);
+    return [v, out];
+  }
+
+  /**
+   * Idle-time rehashing: migrates buckets in batches of 100 until the rehash completes or `ms`
+   * milliseconds have elapsed (Redis's `dictRehashMilliseconds`, used by `activerehashing`).
+   * Returns true while rehashing remains to be done. Complexity: O(work done), bounded by `ms`
+   * plus one batch.
+   * @throws RangeError when `ms` is negative or not finite.
+   */
+  rehashFor(ms: number): boolean {
+    checkFinite(WHERE, "ms", ms);
+    if (ms < 0) throw rangeError(WHERE, "ms", ms, "a finite number ≥ 0");
+    if (this.#rehashIndex < 0) return false;
+    const start = performance.now();
+    do {
+      for (let i = 0; i < 100 && this.#rehashIndex >= 0; i++) this.#rehashBucketStep();
+    } while (this.#rehashIndex >= 0 && performance.now() - start < ms);
+    return this.#rehashIndex >= 0;
+  }
+
+  /** Whether a grow or shrink is in progress. Complexity: O(1). */
+  get rehashing(): boolean {
+    return this.#rehashIndex >= 0;
+  }
+
+  /**
+   * A random key, or `undefined` when empty (Redis RANDOMKEY, `dictGetRandomKey`): picks random
+   * buckets until a non-empty one, then a random entry of its chain, so keys on long chains are
+   * slightly less likely. Complexity: O(1) expected (loads stay ≥ 1/8 after a shrink); side
+   * effect: one rehash step while rehashing. Uses the `seed` option's PRNG.
+   */
+  randomKey(): K | undefined {
+    if (this.#size === 0) return undefined;
+    if (this.#rehashIndex >= 0) this.#rehashBucketStep();
+    const rand = this.#random;
+    let p = 0;
+    if (this.#rehashIndex >= 0) {
+      const size0 = this.#mask0 + 1;
+      const span = size0 + this.#mask1 + 1 - this.#rehashIndex;
+      while (p === 0) {
+        const i = this.#rehashIndex + Math.floor((rand() / 4294967296) * span);
+        p = i >= size0 ? head(this.#heads1, i - size0) : head(this.#heads0, i);
+      }
+    } else {
+      while (p === 0) p = head(this.#heads0, rand() & this.#mask0);
+    }
+    let len = 0;
+    for (let q = p; q !== 0; q = this.#nextOf(q - 1)) len++;
+    for (let pick = rand() % len; pick > 0; pick--) p = this.#nextOf(p - 1);
+    const s = p - 1;
+    return this.#outKey(this.#kv[s >>> this.#chunkBits]![(s & this.#chunkMask) << 1]);
+  }
+
+  /**
+   * Table and storage statistics (Redis DEBUG HTSTATS). Complexity: O(buckets) for the chain
+   * figures. No side effects.
+   */
+  stats(): DictStats {
+    let maxChain = 0;
+    let nonEmpty = 0;
+    const tables: [Table, number][] = [[this.#heads0, this.#mask0 + 1]];
+    if (this.#rehashIndex >= 0) tables.push([this.#heads1, this.#mask1 + 1]);
+    for (const [heads, buckets] of tables) {
+      for (let b = 0; b < buckets; b++) {
+        let len = 0;
+        for (let p = head(heads, b); p !== 0; p = this.#nextOf(p - 1)) len++;
+        if (len > 0) nonEmpty++;
+        if (len > maxChain) maxChain = len;
+      }
+    }
+    const rehashing = this.#rehashIndex >= 0;
+    return {
+      size: this.#size,
+      buckets: [this.#mask0 + 1, rehashing ? this.#mask1 + 1 : 0],
+      used: [this.#used0, this.#size - this.#used0],
+      rehashIndex: this.#rehashIndex,
+      rehashing,
+      maxChain,
+      nonEmptyBuckets: nonEmpty,
+      slots: this.#highWater,
+      freeSlots: this.#highWater - this.#size,
+    };
+  }
+
+  /**
+   * Walks the whole structure and throws an Error describing the first broken invariant (chains,
+   * bucket placement, counts, free list, rehash index). Complexity: O(buckets + slots). For tests.
+   */
+  checkInvariants(): void {
+    const fail = (msg: string): never => {
+      throw new Error(`redstruct/Dict: invariant violated: ${msg}`);
+    };
+    const bits = this.#chunkBits;
+    const cmask = this.#chunkMask;
+    const seen = new Uint8Array(this.#highWater);
+    const rehashing = this.#rehashIndex >= 0;
+    const tableLength = (t: Table) => (t.length === 1 ? t[0]!.length : t.length * PAGE_SIZE);
+    if (tableLength(this.#heads0) !== this.#mask0 + 1) fail("table 0 length ≠ mask + 1");
+    if ((this.#mask0 & (this.#mask0 + 1)) !== 0 || this.#mask0 + 1 < MIN_BUCKETS) fail("table 0 size");
+    if (!rehashing && this.#heads1.length !== 0) fail("table 1 allocated while not rehashing");
+    if (rehashing) {
+      if (tableLength(this.#heads1) !== this.#mask1 + 1 || (this.#mask1 & (this.#mask1 + 1)) !== 0)
+        fail("table 1 size");
+      if (this.#rehashIndex > this.#mask0) fail("rehashIndex past table 0");
+    }
+    if (!rehashing && this.#size > this.#mask0 + 1 && this.#mask0 + 1 < MAX_BUCKETS) fail("load factor above 1");
+    let counts = [0, 0];
+    const tables: [Table, number][] = [[this.#heads0, this.#mask0]];
+    if (rehashing) tables.push([this.#heads1, this.#mask1]);
+    if (ZERO_PAGE.some((x) => x !== 0)) fail("the shared zero page was written");
+    tables.forEach(([heads, mask], t) => {
+      for (let b = 0; b <= mask; b++) {
+        if (t === 0 && rehashing && b < this.#rehashIndex && head(heads, b) !== 0)
+          fail(`migrated bucket ${b} not empty`);
+        let guard = 0;
+        for (let p = head(heads, b); p !== 0; p = this.#nextOf(p - 1)) {
+          const s = p - 1;
+          if (s < 0 || s >= this.#highWater) fail(`slot ${s} out of range`);
+          if (seen[s]) fail(`slot ${s} on two chains or a cycle`);
+          seen[s] = 1;
+          const o = (s & cmask) << 1;
+          const k = this.#kv[s >>> bits]![o];
+          if (!isDictKey(k)) fail(`slot ${s} on a chain holds no key`);
+          const h = this.#links[s >>> bits]![o + 1]!;
+          if (this.#hasher.hash(k as DictKey) !== h) fail(`slot ${s} cached hash is stale`);
+          if ((h & mask) !== b) fail(`slot ${s} in bucket ${b} of table ${t}, hash says ${h & mask}`);
+          if (++guard > this.#highWater) fail("chain cycle");
+          counts = t === 0 ? [counts[0]! + 1, counts[1]!] : [counts[0]!, counts[1]! + 1];
+        }
+      }
+    });
+    if (counts[0] !== this.#used0) fail(`used0 ${this.#used0} but table 0 holds ${counts[0]}`);
+    if (counts[0]! + counts[1]! !== this.#size) fail(`size ${this.#size} but tables hold ${counts[0]! + counts[1]!}`);
+    let free = 0;
+    for (let p = this.#free; p !== 0; p = this.#nextOf(p - 1)) {
+      const s = p - 1;
+      if (s >= this.#highWater || seen[s]) fail(`free slot ${s} is live or out of range`);
+      if (this.#kv[s >>> bits]![(s & cmask) << 1] !== undefined) fail(`free slot ${s} holds a key`);
+      seen[s] = 1;
+      if (++free > this.#highWater) fail("free list cycle");
+    }
+    if (free + this.#size !== this.#highWater) fail(`${free} free + ${this.#size} live ≠ ${this.#highWater} slots`);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Internals
+  // ---------------------------------------------------------------------------------------------
+
+  /** Rehash work owed by a keyed operation, then the slot holding `key` or -1. */
+  #find(key: DictKey, h: number): number {
+    this.#step(h);
+    const rehashing = this.#rehashIndex >= 0;
+    const bits = this.#chunkBits;
+    const cmask = this.#chunkMask;
+    // Keys that `===` cannot match (NaN, byte arrays) take the hash-checked slow comparison.
+    // Everything else compares the key first: on a hit that is one cache miss fewer than reading
+    // the cached hash beside the chain link.
+    const slow = typeof key === "object" || Number.isNaN(key);
+    let p = rehashing ? head(this.#heads1, h & this.#mask1) : head(this.#heads0, h & this.#mask0);
+    while (p !== 0) {
+      const s = p - 1;
+      const c = s >>> bits;
+      const o = (s & cmask) << 1;
+      const k = this.#kv[c]![o];
+      if (k === key) return s;
+      const links = this.#links[c]!;
+      if (slow && links[o + 1] === h && slowKeyEquals(k, key)) return s;
+      p = links[o]!;
+    }
+    return -1;
+  }
+
+  /** While rehashing: one ordinary step, then the key's own table-0 bucket if not yet moved. */
+  #step(h: number): void {
+    if (this.#rehashIndex < 0) return;
+    this.#rehashBucketStep();
+    // Finishing a rehash may start the next one (e.g. a shrink that inserts outgrew), hence a loop:
+    // on exit the key's table-0 bucket is migrated or there is no rehash.
+    while (this.#rehashIndex >= 0) {
+      const b = h & this.#mask0;
+      if (b < this.#rehashIndex || head(this.#heads0, b) === 0) return;
+      this.#moveBucket(b);
+      if (this.#used0 !== 0) return;
+      this.#finishRehash();
+    }
+  }
+
+  /** `dictRehash(d, 1)`: moves the next non-empty bucket, visiting at most 10 empty ones. */
+  #rehashBucketStep(): void {
+    const heads0 = this.#heads0;
+    const last = this.#mask0;
+    let visits = EMPTY_VISITS;
+    let i = this.#rehashIndex;
+    while (i <= last && head(heads0, i) === 0) {
+      i++;
+      if (--visits === 0) break;
+    }
+    if (i <= last && head(heads0, i) !== 0) {
+      this.#moveBucket(i);
+      i++;
+    }
+    this.#rehashIndex = i;
+    if (this.#used0 === 0 || i > last) this.#finishRehash();
+  }
+
+  /** Moves the chain of table-0 bucket `b` to table 1. */
+  #moveBucket(b: number): void {
+    const bits = this.#chunkBits;
+    const cmask = this.#chunkMask;
+    const heads1 = this.#heads1;
+    const mask1 = this.#mask1;
+    let p = head(this.#heads0, b);
+    setHead(this.#heads0, b, 0);
+    while (p !== 0) {
+      const s = p - 1;
+      const links = this.#links[s >>> bits]!;
+      const o = (s & cmask) << 1;
+      const next = links[o]!;
+      const b1 = links[o + 1]! & mask1;
+      links[o] = head(heads1, b1);
+      setHead(heads1, b1, p);
+      this.#used0--;
+      p = next;
+    }
+  }
+
+  #startResize(buckets: number): void {
+    this.#heads1 = newTable(buckets);
+    this.#mask1 = buckets - 1;
+    this.#rehashIndex = 0;
+  }
+
+  #finishRehash(): void {
+    this.#heads0 = this.#heads1;
+    this.#mask0 = this.#mask1;
+    this.#heads1 = NO_TABLE;
+    this.#mask1 = 0;
+    this.#rehashIndex = -1;
+    this.#used0 = this.#size;
+    this.#resizeIfNeeded();
+  }
+
+  /**
+   * Starts a shrink when `size ≤ buckets / 8` (Redis ≥ 7.4's HASHTABLE_MIN_FILL), or a grow when
+   * the load factor reached 1 while a rehash was in progress. Called after deletes and when a
+   * rehash completes, so a table emptied during a rehash still shrinks.
+   */
+  #resizeIfNeeded(): void {
+    if (this.#rehashIndex >= 0) return;
+    const buckets = this.#mask0 + 1;
+    if (buckets > MIN_BUCKETS && this.#size <= buckets / 8) this.#startResize(nextPower(this.#size));
+    else if (this.#size > buckets && buckets < MAX_BUCKETS) this.#startResize(nextPower(this.#size + 1));
+    if (this.#size === 0 && this.#rehashIndex < 0) this.#resetSlots();
+  }
+
+  #nextOf(s: number): number {
+    return this.#links[s >>> this.#chunkBits]![(s & this.#chunkMask) << 1]!;
+  }
+
+  #allocSlot(): number {
+    if (this.#free !== 0) {
+      const s = this.#free - 1;
+      this.#free = this.#nextOf(s);
+      return s;
+    }
+    const s = this.#highWater++;
+    const c = s >>> this.#chunkBits;
+    const o = (s & this.#chunkMask) << 1;
+    if (c === this.#links.length) {
+      // A new chunk: chunk 0 starts small (a small dict stays small); later ones at full size. The
+      // links are zeroed typed memory (cheap); the key/value array grows by push, because
+      // pre-filling 128k elements costs milliseconds and `new Array(n)` that large is a slow
+      // dictionary-mode array.
+      this.#links.push(new Int32Array(c === 0 ? 16 : 2 << this.#chunkBits));
+      this.#kv.push([]);
+    } else if (o === this.#links[c]!.length) {
+      // Only chunk 0 grows: double its links (a copy of at most 256 KiB).
+      const bigger = new Int32Array(o * 2);
+      bigger.set(this.#links[c]!);
+      this.#links[c] = bigger;
+    }
+    this.#kv[c]!.push(undefined, undefined);
+    return s;
+  }
+
+  #freeSlot(s: number): void {
+    const kv = this.#kv[s >>> this.#chunkBits]!;
+    const o = (s & this.#chunkMask) << 1;
+    kv[o] = undefined;
+    kv[o + 1] = undefined;
+    this.#links[s >>> this.#chunkBits]![o] = this.#free;
+    this.#free = s + 1;
+  }
+
+  /** Drops the slot storage (only when no entry is left). */
+  #resetSlots(): void {
+    this.#links = [];
+    this.#kv = [];
+    this.#highWater = 0;
+    this.#free = 0;
+  }
+
+  /** A stored key as handed to callers: byte arrays are copied so the table's own never escape. */
+  #outKey(k: unknown): K {
+    return (k instanceof Uint8Array ? k.slice() : k) as K;
+  }
+
+  /** One bucket (or a small/large bucket group while rehashing) of dictScan. */
+  #scanStep(v: number, out: K[]): number {
+    const bits = this.#chunkBits;
+    const cmask = this.#chunkMask;
+    const emit = (heads: Table, b: number) => {
+      for (let p = head(heads, b); p !== 0; ) {
+        const s = p - 1;
+        out.push(this.#outKey(this.#kv[s >>> bits]![(s & cmask) << 1]));
+        p = this.#links[s >>> bits]![(s & cmask) << 1]!;
+      }
+    };
+    if (this.#rehashIndex < 0) {
+      const m0 = this.#mask0;
+      emit(this.#heads0, v & m0);
+      return nextCursor(v, m0);
+    }
+    // Visit the smaller table's bucket, then every bucket of the larger table that expands it.
+    let small = this.#heads0;
+    let large = this.#heads1;
+    let m0 = this.#mask0;
+    let m1 = this.#mask1;
+    if (m0 > m1) {
+      small = this.#heads1;
+      large = this.#heads0;
+      m0 = this.#mask1;
+      m1 = this.#mask0;
+    }
+    emit(small, v & m0);
+    do {
+      emit(large, v & m1);
+      v = nextCursor(v, m1);
+    } while ((v & (m0 ^ m1)) !== 0);
+    return v;
+  }
+
+  /** Slot-order iteration: 0 keys, 1 values, 2 entries. */
+  *#walk(kind: 0 | 1 | 2): Generator<unknown, undefined, unknown> {
+    for (let s = 0; s < this.#highWater; s++) {
+      const kv = this.#kv[s >>> this.#chunkBits]!;
+      const o = (s & this.#chunkMask) << 1;
+      const k = kv[o];
+      if (k === undefined) continue;
+      if (kind === 0) yield this.#outKey(k);
+      else if (kind === 1) yield kv[o + 1];
+      else yield [this.#outKey(k), kv[o + 1]];
+    }
+    return undefined;
+  }
+}
