@@ -47,12 +47,7 @@ async function renderSvg(spec: Record<string, unknown>): Promise<string> {
 
 // The summary keeps one section per suite between markers, so running one suite updates only it.
 const summaryPath = join(resultsDir, "README.md");
-const sections = new Map<string, string>();
-if (existsSync(summaryPath)) {
-  for (const m of readFileSync(summaryPath, "utf8").matchAll(/<!-- suite:(\S+) -->\n([\s\S]*?)<!-- \/suite -->/g)) {
-    sections.set(m[1]!, m[2]!);
-  }
-}
+const fresh = new Map<string, string>();
 
 const environment = {
   date: new Date().toISOString(),
@@ -77,10 +72,18 @@ for (const suite of suites) {
     charts += `\n![${chart.name}](${file})\n`;
   }
   const stamp = `_${environment.date.slice(0, 10)}, Node ${environment.node}, ${environment.cpu}, ${environment.mode} mode, ${seconds.toFixed(0)} s_`;
-  sections.set(suite.name, `## ${suite.name}\n\n${suite.description}\n\n${stamp}\n\n${report.markdown}\n${charts}\n`);
+  fresh.set(suite.name, `## ${suite.name}\n\n${suite.description}\n\n${stamp}\n\n${report.markdown}\n${charts}\n`);
   ctx.log(`suite ${suite.name} done in ${seconds.toFixed(0)} s`);
 }
 
+// Read the other suites' sections only now, so a suite run meanwhile in another process keeps its own.
+const sections = new Map<string, string>();
+if (existsSync(summaryPath)) {
+  for (const m of readFileSync(summaryPath, "utf8").matchAll(/<!-- suite:(\S+) -->\n([\s\S]*?)<!-- \/suite -->/g)) {
+    sections.set(m[1]!, m[2]!);
+  }
+}
+for (const [name, text] of fresh) sections.set(name, text);
 const body = [...sections.entries()]
   .sort(([a], [b]) => a.localeCompare(b))
   .map(([name, text]) => `<!-- suite:${name} -->\n${text}<!-- /suite -->`)

@@ -195,16 +195,12 @@ export class BloomFilter {
 
   /** Adds every value; element i of the result is what `add(values[i])` returned — BF.MADD. O(Σ). */
   addAll(values: Iterable<Element>): boolean[] {
-    const out: boolean[] = [];
-    for (const v of values) out.push(this.add(v));
-    return out;
+    return Array.from(values, (v) => this.add(v));
   }
 
   /** `has` for every value — BF.MEXISTS. O(Σ), no side effect. */
   hasAll(values: Iterable<Element>): boolean[] {
-    const out: boolean[] = [];
-    for (const v of values) out.push(this.has(v));
-    return out;
+    return Array.from(values, (v) => this.has(v));
   }
 
   /** @internal Sets the k bits of the element last hashed into `H`; true when one was clear. */

@@ -192,16 +192,12 @@ export class ScalableBloomFilter {
 
   /** `add` for each value, in order — BF.MADD. Stops at the first error (earlier adds stay). */
   addAll(values: Iterable<Element>): boolean[] {
-    const out: boolean[] = [];
-    for (const v of values) out.push(this.add(v));
-    return out;
+    return Array.from(values, (v) => this.add(v));
   }
 
   /** `has` for each value — BF.MEXISTS. No side effect. */
   hasAll(values: Iterable<Element>): boolean[] {
-    const out: boolean[] = [];
-    for (const v of values) out.push(this.has(v));
-    return out;
+    return Array.from(values, (v) => this.has(v));
   }
 
   // ——— estimates and info ————————————————————————————————————————————————————
