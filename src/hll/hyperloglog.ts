@@ -228,8 +228,8 @@ export class HyperLogLog {
     return this.#sparseSet(index, run);
   }
 
-  /** Raises sparse register `index` to `run`; promotes to dense when the entries would overflow. */
-  #sparseSet(index: number, run: number): boolean {
+  /** Position of the first sparse entry whose register index is ≥ `index` (binary search). */
+  #sparseSearch(index: number): number {
     const entries = this.#sparse;
     let lo = 0;
     let hi = this.#sparseLength;
@@ -238,6 +238,13 @@ export class HyperLogLog {
       if (entries[mid]! >>> 6 < index) lo = mid + 1;
       else hi = mid;
     }
+    return lo;
+  }
+
+  /** Raises sparse register `index` to `run`; promotes to dense when the entries would overflow. */
+  #sparseSet(index: number, run: number): boolean {
+    const entries = this.#sparse;
+    const lo = this.#sparseSearch(index);
     if (lo < this.#sparseLength && entries[lo]! >>> 6 === index) {
       if ((entries[lo]! & 63) >= run) return false;
       entries[lo] = (index << 6) | run;
@@ -334,13 +341,7 @@ export class HyperLogLog {
     checkInteger(WHERE, "index", index, 0, this.#m - 1);
     if (this.#dense !== null) return getPacked(this.#dense, index);
     const entries = this.#sparse;
-    let lo = 0;
-    let hi = this.#sparseLength;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (entries[mid]! >>> 6 < index) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = this.#sparseSearch(index);
     return lo < this.#sparseLength && entries[lo]! >>> 6 === index ? entries[lo]! & 63 : 0;
   }
 
