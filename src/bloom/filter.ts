@@ -59,6 +59,29 @@ export function popcount32(v: number): number {
   return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) as number;
 }
 
+/** Number of set bits in `words[from, to)`. */
+export function popcount(words: Uint32Array, from = 0, to = words.length): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n += popcount32(words[i]!);
+  return n;
+}
+
+/**
+ * The fill counters every filter keeps beside its words: `setBits` is their population count, and
+ * `items` is a non-negative integer that is 0 exactly when no bit is set. Throws through `fail`.
+ */
+export function checkFillCounters(
+  words: Uint32Array,
+  setBits: number,
+  items: number,
+  fail: (msg: string) => never,
+): void {
+  const set = popcount(words);
+  if (set !== setBits) fail(`setBits ${setBits} but ${set} bits are set`);
+  if (!Number.isInteger(items) || items < 0) fail(`items ${items}`);
+  if ((set === 0) !== (items === 0)) fail(`items ${items} with ${set} bits set`);
+}
+
 /** Mask of the bits of the last word that lie inside the filter. */
 function lastWordMask(bits: number): number {
   const used = bits & 31;
@@ -340,8 +363,7 @@ export class BloomFilter {
 
   #recount(): void {
     const words = this.#words;
-    let set = 0;
-    for (let i = 0; i < words.length; i++) set += popcount32(words[i]!);
+    const set = popcount(words);
     this.#setBits = set;
     const estimate = this.count();
     // At least 1 when any bit is set, so the "set bits ⇔ items" invariant survives a round trip.
@@ -413,11 +435,7 @@ export class BloomFilter {
     const words = this.#words;
     if (words.length !== Math.ceil(m / 32)) fail(`${words.length} words for ${m} bits`);
     if ((words[words.length - 1]! & ~lastWordMask(m)) !== 0) fail("padding bits past m are set");
-    let set = 0;
-    for (let i = 0; i < words.length; i++) set += popcount32(words[i]!);
-    if (set !== this.#setBits) fail(`setBits ${this.#setBits} but ${set} bits are set`);
-    if (!Number.isInteger(this.#items) || this.#items < 0) fail(`items ${this.#items}`);
-    if ((set === 0) !== (this.#items === 0)) fail(`items ${this.#items} with ${set} bits set`);
+    checkFillCounters(words, this.#setBits, this.#items, fail);
   }
 
   // ——— serialization ——————————————————————————————————————————————————————————

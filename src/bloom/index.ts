@@ -1,8 +1,14 @@
 /**
- * `redstruct/bloom` — Bloom filters: a parameter calculator, a fixed-size filter and RedisBloom's
- * scalable chain of filters.
+ * `redstruct/bloom` — Bloom filters: a parameter calculator, a fixed-size filter, a cache-blocked
+ * filter and RedisBloom's scalable chain of filters.
  * @module
  */
+export {
+  BlockedBloomFilter,
+  type BlockedBloomFilterOptions,
+  type BlockedBloomParameters,
+  blockedParameters,
+} from "./blocked.js";
 export { BloomFilter, type BloomFilterOptions } from "./filter.js";
 export {
   type BloomParameters,
