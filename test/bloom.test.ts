@@ -11,6 +11,7 @@ import {
 } from "../src/bloom/index.js";
 import { RedstructFormatError } from "../src/internal/errors.js";
 import { corrupted } from "./support/fuzz.js";
+import { addAgainstSetModel, elementKey } from "./support/membership.js";
 
 const LN2_SQ = Math.LN2 * Math.LN2;
 /** The expected-rate formula, written out independently of src/. */
@@ -30,8 +31,6 @@ const anyElement = fc.oneof(
   fc.double({ noNaN: false }),
   fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }),
 );
-const key = (v: unknown) =>
-  v instanceof Uint8Array ? `b:${Array.from(v).join(",")}` : `s:${String(v as string | number | bigint)}`;
 
 const capacity = fc.integer({ min: 1, max: 2000 });
 const errorRate = fc.double({ min: 1e-6, max: 0.5, noNaN: true });
@@ -198,17 +197,7 @@ describe("BloomFilter", () => {
     fc.assert(
       fc.property(shape, fc.array(anyElement, { maxLength: 300 }), (opts, values) => {
         const bf = new BloomFilter(opts);
-        const seen = new Set<string>();
-        let added = 0;
-        for (const v of values) {
-          const before = bf.has(v);
-          if (seen.has(key(v))) expect(before).toBe(true);
-          const result = bf.add(v);
-          expect(result).toBe(!before);
-          if (result) added++;
-          seen.add(key(v));
-          expect(bf.has(v)).toBe(true);
-        }
+        const added = addAgainstSetModel(bf, values);
         bf.checkInvariants();
         expect(bf.size).toBe(added);
         for (const v of values) expect(bf.has(v)).toBe(true);
@@ -248,8 +237,8 @@ describe("BloomFilter", () => {
         for (const v of [...a, ...b]) expect(u.has(v)).toBe(true);
         const i = fa.clone().intersect(fb);
         i.checkInvariants();
-        const inB = new Set(b.map(key));
-        for (const v of a) if (inB.has(key(v))) expect(i.has(v)).toBe(true);
+        const inB = new Set(b.map(elementKey));
+        for (const v of a) if (inB.has(elementKey(v))) expect(i.has(v)).toBe(true);
         expect(i.setBits).toBeLessThanOrEqual(Math.min(fa.setBits, fb.setBits));
         // Round trip after a union: still no false negatives.
         const back = BloomFilter.fromBytes(u.toBytes());
