@@ -252,6 +252,7 @@ describe("BlockedBloomFilter serialization", () => {
     bad(patch(3, 0x46), /magic/); // a BloomFilter's "RSBF" is not a blocked filter
     bad(patch(4, 2), /version/);
     bad(patch(5, 9), /hashing scheme/);
+    bad(patch(5, 1), /hashing scheme 1 .* rebuild/);
     bad(patch(6, 0), /hash count/);
     bad(patch(6, bf.hashes + 1), /needs/);
     bad(patch(7, 1), /flags/);

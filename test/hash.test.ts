@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   murmur3_32,
   murmur3_128,
+  murmur3_128x86Into,
   murmur64a,
   murmur64aInto,
   randomSipKey,
@@ -129,6 +130,30 @@ describe("murmur3", () => {
     expect(murmur3_32("")).toBe(0);
     expect(murmur3_32("", 1)).toBe(0x514e28b7);
     expect(murmur3_32("hello")).toBe(0x248bfa47);
+  });
+
+  it("murmur3_128x86Into writes the package's x86_128 digest as four words (both readers, any tail)", () => {
+    const out = new Uint32Array(4);
+    const asInt32 = new Int32Array(4);
+    fc.assert(
+      fc.property(anyElement, fc.integer({ min: 0, max: 0xffffffff }), (value, seed) => {
+        murmur3_128x86Into(value, out, seed);
+        const hex = Array.from(out, (w) => w.toString(16).padStart(8, "0")).join("");
+        expect(hex).toBe(murmurHash3.x86.hash128(utf8(value), seed));
+        // The byte form (e.g. an ASCII string's bytes) and an Int32Array target give the same words.
+        murmur3_128x86Into(utf8(value), asInt32, seed);
+        expect(Array.from(asInt32, (w) => w >>> 0)).toEqual(Array.from(out));
+      }),
+      { seed: 5, numRuns: 500 },
+    );
+    // Every length 0..40 of ASCII and of 2-byte UTF-8, i.e. every block count and tail length.
+    for (let n = 0; n <= 40; n++) {
+      for (const s of ["abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH".slice(0, n), "é".repeat(n)]) {
+        murmur3_128x86Into(s, out, 0x9747b28c);
+        const hex = Array.from(out, (w) => w.toString(16).padStart(8, "0")).join("");
+        expect(hex).toBe(murmurHash3.x86.hash128(utf8(s), 0x9747b28c));
+      }
+    }
   });
 
   it("murmur3_128 returns the package's hex digest", () => {

@@ -4,9 +4,10 @@
  * line) and all k of its bits are set inside that block, so `add`/`has` touch one cache line
  * instead of k. Re-derived from the paper's description, not ported.
  *
- * Hashing: the element is hashed once into {@link H} by hashing.ts (h1 64 bits, h2 64 bits,
- * h3 32 bits). The block is b = ⌊h1·B/2^64⌋ for B blocks — the same multiply-shift reduction as
- * BloomFilter, so all 64 bits of h1 choose the block. Inside the block, probe i (i = 0..k−1) is the
+ * Hashing: the element is hashed once into {@link H} by hashing.ts (128 bits as four words; here
+ * h1 = H[1]:H[0] and h2 = H[3]:H[2]). The block is b = ⌊h1·B/2^64⌋ for B blocks — the
+ * multiply-shift reduction of BloomFilter's large-filter path, so all 64 bits of h1 choose the
+ * block. Inside the block, probe i (i = 0..k−1) is the
  * top 9 bits of x_i, where x_0 = h2.lo and x_{i+1} = x_i·0x2c9277b5 + (h2.hi | 1) (mod 2^32): a
  * 32-bit linear congruential sequence (multiplier ≡ 1 mod 4, odd increment: full period) seeded by
  * 63 bits, in int32 with one Math.imul per probe. Its top bits behave like independent positions,
@@ -42,7 +43,7 @@
  * O(m/32) (they read the fill of every block); `clear`/`checkInvariants` O(m/32); construction
  * O(m/32) plus the sizing search (O(k·λ·log B)); `toBytes`/`fromBytes` O(m/32) with a 40-byte header.
  *
- * Serialized form (little-endian, version 1): "RSBB", version u8 = 1, hashing scheme u8 = 1, k u8,
+ * Serialized form (little-endian, version 1): "RSBB", version u8 = 1, hashing scheme u8 = 2, k u8,
  * flags u8 = 0, blocks u64, items u64, capacity u64, errorRate f64, then the 16·B words as u32.
  * Everything is validated on read.
  */
@@ -50,13 +51,12 @@ import type { Element } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { formatError, rangeError, typeError } from "../internal/errors.js";
 import { checkFillCounters, popcount } from "./filter.js";
-import { H, hashElement, scaleHi, scaleLo } from "./hashing.js";
+import { H, HASHING_SCHEME, hashElement, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
 import { checkCapacity, checkErrorRate, MAX_HASHES } from "./params.js";
 
 const WHERE = "BlockedBloomFilter";
 const MAGIC = "RSBB";
 const VERSION = 1;
-const SCHEME = 1;
 const HEADER_BYTES = 40;
 /** Bits per block: one 64-byte cache line. */
 export const BLOCK_BITS = 512;
@@ -381,7 +381,7 @@ export class BlockedBloomFilter {
    */
   toBytes(): Uint8Array {
     const w = new ByteWriter(this.serializedByteLength);
-    w.magic(MAGIC).u8(VERSION).u8(SCHEME).u8(this.#hashes).u8(0);
+    w.magic(MAGIC).u8(VERSION).u8(HASHING_SCHEME).u8(this.#hashes).u8(0);
     w.u53(this.#blocks).u53(this.#items).u53(this.#capacity).f64(this.#errorRate);
     const words = this.#words;
     for (let i = 0; i < words.length; i++) w.u32(words[i]!);
@@ -399,8 +399,7 @@ export class BlockedBloomFilter {
     r.magic(MAGIC);
     const version = r.u8("the version");
     if (version !== VERSION) throw formatError(WHERE, `unsupported version ${version} (expected ${VERSION})`);
-    const scheme = r.u8("the hashing scheme");
-    if (scheme !== SCHEME) throw formatError(WHERE, `unknown hashing scheme ${scheme}`);
+    readHashingScheme(WHERE, r);
     const hashes = r.u8("the hash count");
     if (hashes < 1 || hashes > MAX_HASHES) throw formatError(WHERE, `hash count ${hashes} not in [1, ${MAX_HASHES}]`);
     const flags = r.u8("the flags");

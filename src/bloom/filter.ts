@@ -1,7 +1,7 @@
 /**
  * BloomFilter — a fixed-size Bloom filter (Bloom 1970) on a `Uint32Array`, with
- * Kirsch–Mitzenmacher-style double hashing (enhanced with a third value, see hashing.ts) over 64
- * bits of MurmurHash64A. The classic
+ * Kirsch–Mitzenmacher-style double hashing (enhanced with a third value, see hashing.ts) over 128
+ * bits of MurmurHash3 x86_128. The classic
  * structure behind RedisBloom's BF.RESERVE / BF.ADD / BF.EXISTS (RedisBloom src/sb.c and
  * deps/bloom/bloom.c), re-derived here from the formulas, not ported.
  *
@@ -18,7 +18,7 @@
  * clear bit); `count`/`falsePositiveRate` O(1); `union`/`intersect`/`clear`/`checkInvariants`
  * O(m/32); `toBytes`/`fromBytes` O(m/32) with a 40-byte header.
  *
- * Serialized form (little-endian, version 1): "RSBF", version u8 = 1, hashing scheme u8 = 1,
+ * Serialized form (little-endian, version 1): "RSBF", version u8 = 1, hashing scheme u8 = 2,
  * k u8, flags u8 = 0, m u64, items u64, capacity u64 (0 if sized by bits), errorRate f64 (0 if
  * none), then the ⌈m/32⌉ words as u32. Everything is validated on read, including that the padding
  * bits are clear and the item count is plausible.
@@ -26,14 +26,13 @@
 import type { Element } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
-import { H, hashElement, scaleHi, scaleLo } from "./hashing.js";
+import { H, HASHING_SCHEME, hashElement, RING_BITS, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
 import { bloomParameters, checkCapacity, checkErrorRate, MAX_BITS, MAX_HASHES } from "./params.js";
 
 const WHERE = "BloomFilter";
-/** Serialization magic, version and hashing scheme. */
+/** Serialization magic and version. */
 const MAGIC = "RSBF";
 const VERSION = 1;
-const SCHEME = 1;
 /** Bytes before the words. */
 export const HEADER_BYTES = 40;
 
@@ -88,6 +87,9 @@ function lastWordMask(bits: number): number {
   return used === 0 ? 0xffffffff : ((1 << used) - 1) >>> 0;
 }
 
+/** Bit positions of the element being added or tested (see `#probe`). */
+const P = new Int32Array(MAX_HASHES);
+
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export class BloomFilter {
@@ -98,6 +100,8 @@ export class BloomFilter {
   readonly #scaleLo: number;
   readonly #stepHi: number;
   readonly #stepLo: number;
+  /** m / 2^32: the ring path's multiply-shift. */
+  readonly #scaleRing: number;
   readonly #capacity: number;
   readonly #errorRate: number;
   #items = 0;
@@ -145,6 +149,7 @@ export class BloomFilter {
     this.#scaleLo = scaleLo(bits);
     this.#stepHi = scaleHi(bits - 1);
     this.#stepLo = scaleLo(bits - 1);
+    this.#scaleRing = bits / 2 ** 32;
     this.#words = new Uint32Array(Math.ceil(bits / 32));
   }
 
@@ -229,55 +234,17 @@ export class BloomFilter {
   /** @internal Sets the k bits of the element last hashed into `H`; true when one was clear. */
   _addHashed(): boolean {
     const words = this.#words;
-    const m = this.#bits;
-    // Start a = ⌊h1·m/2^64⌋ ∈ [0, m), step b = 1 + ⌊h2·(m−1)/2^64⌋ ∈ [1, m−1] (never 0 mod m),
-    // curvature c = ⌊h3·m/2^32⌋ ∈ [0, m).
-    // m < 2^31 keeps every index, step and sum an int32: V8 then stays in integer registers and the
-    // wrap below is branch-free (2.5× faster than the double/branch form, measured).
-    let index = (H[1]! * this.#scaleHi + H[0]! * this.#scaleLo) | 0;
-    let step = ((H[3]! * this.#stepHi + H[2]! * this.#stepLo) | 0) + 1;
-    let curve = (H[4]! * this.#scaleHi) | 0;
+    const k = this.#probe();
     let set = this.#setBits;
     let fresh = 0;
-    const k = this.#hashes;
-    if (m > MAX_HASHES) {
-      // j ≤ k ≤ 64 < m: curve + j needs one conditional subtraction and j itself none.
-      for (let j = 1; j <= k; j++) {
-        const word = index >>> 5;
-        const mask = 1 << (index & 31);
-        const old = words[word]!;
-        const bit = mask & ~old;
-        fresh |= bit;
-        set += bit >>> (index & 31); // 1 when the bit was clear: setBits stays exact without a branch
-        words[word] = old | mask;
-        // g += b; b += c; c += j (hashing.ts), all mod m, each by subtracting m and adding it back
-        // when that went negative.
-        index = (index + step - m) | 0;
-        index += (index >> 31) & m;
-        step = (step + curve - m) | 0;
-        step += (step >> 31) & m;
-        curve = (curve + j - m) | 0;
-        curve += (curve >> 31) & m;
-      }
-    } else {
-      // Tiny filters: j must be reduced mod m too.
-      let inc = m === 1 ? 0 : 1;
-      for (let j = k; j > 0; j--) {
-        const mask = 1 << (index & 31);
-        const old = words[index >>> 5]!;
-        const bit = mask & ~old;
-        fresh |= bit;
-        set += bit >>> (index & 31);
-        words[index >>> 5] = old | mask;
-        index = (index + step - m) | 0;
-        index += (index >> 31) & m;
-        step = (step + curve - m) | 0;
-        step += (step >> 31) & m;
-        curve = (curve + inc - m) | 0;
-        curve += (curve >> 31) & m;
-        inc = (inc + 1 - m) | 0;
-        inc += (inc >> 31) & m;
-      }
+    for (let j = 0; j < k; j++) {
+      const index = P[j]!;
+      const mask = 1 << (index & 31);
+      const old = words[index >>> 5]!;
+      words[index >>> 5] = old | mask;
+      const bit = (mask & ~old) >>> (index & 31); // 1 when the bit was clear: setBits stays exact without a branch
+      set += bit;
+      fresh |= bit;
     }
     this.#setBits = set;
     if (fresh === 0) return false;
@@ -288,36 +255,52 @@ export class BloomFilter {
   /** @internal True when all k bits of the element last hashed into `H` are set. */
   _hasHashed(): boolean {
     const words = this.#words;
+    const k = this.#probe();
+    for (let j = 0; j < k; j++) {
+      const index = P[j]!;
+      if ((words[index >>> 5]! & (1 << (index & 31))) === 0) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Writes the k bit positions of the element last hashed into `H` to `P[0..k)` and returns k.
+   * Positions first, bits second: the k memory accesses are then independent and overlap.
+   */
+  #probe(): number {
     const m = this.#bits;
+    const k = this.#hashes;
+    if (m <= RING_BITS) {
+      // g = a + i·b + C(i,2)·c in the 2^32 ring; position ⌊g·m/2^32⌋ (hashing.ts).
+      const scale = this.#scaleRing;
+      let g = H[0]! | 0;
+      let b = H[1]! | 0;
+      const c = H[2]! | 0;
+      for (let j = 0; j < k; j++) {
+        P[j] = ((g >>> 0) * scale) | 0;
+        g = (g + b) | 0;
+        b = (b + c) | 0;
+      }
+      return k;
+    }
+    // Start a = ⌊h1·m/2^64⌋ ∈ [0, m), step b = 1 + ⌊h2·(m−1)/2^64⌋ ∈ [1, m−1] (never 0 mod m),
+    // curvature c = ⌊h3·m/2^32⌋ ∈ [0, m), all int32 since m < 2^31.
     let index = (H[1]! * this.#scaleHi + H[0]! * this.#scaleLo) | 0;
     let step = ((H[3]! * this.#stepHi + H[2]! * this.#stepLo) | 0) + 1;
-    let curve = (H[4]! * this.#scaleHi) | 0;
-    const k = this.#hashes;
-    if (m > MAX_HASHES) {
-      for (let j = 1; j <= k; j++) {
-        if ((words[index >>> 5]! & (1 << (index & 31))) === 0) return false;
-        index = (index + step - m) | 0;
-        index += (index >> 31) & m;
-        step = (step + curve - m) | 0;
-        step += (step >> 31) & m;
-        curve = (curve + j - m) | 0;
-        curve += (curve >> 31) & m;
-      }
-      return true;
-    }
-    let inc = m === 1 ? 0 : 1;
-    for (let j = k; j > 0; j--) {
-      if ((words[index >>> 5]! & (1 << (index & 31))) === 0) return false;
+    let curve = (((H[0]! ^ H[2]!) >>> 0) * this.#scaleHi) | 0;
+    // j < k ≤ 64 < m: every sum needs one conditional subtraction and j itself none.
+    for (let j = 0; j < k; j++) {
+      P[j] = index;
+      // g += b; b += c; c += j + 1, all mod m, each by subtracting m and adding it back when that
+      // went negative: branch-free, and int32 throughout (2.5× faster than doubles and branches).
       index = (index + step - m) | 0;
       index += (index >> 31) & m;
       step = (step + curve - m) | 0;
       step += (step >> 31) & m;
-      curve = (curve + inc - m) | 0;
+      curve = (curve + j + 1 - m) | 0;
       curve += (curve >> 31) & m;
-      inc = (inc + 1 - m) | 0;
-      inc += (inc >> 31) & m;
     }
-    return true;
+    return k;
   }
 
   // ——— estimates ——————————————————————————————————————————————————————————
@@ -457,7 +440,7 @@ export class BloomFilter {
 
   /** @internal Writes the serialized form into `w`. */
   _write(w: ByteWriter): void {
-    w.magic(MAGIC).u8(VERSION).u8(SCHEME).u8(this.#hashes).u8(0);
+    w.magic(MAGIC).u8(VERSION).u8(HASHING_SCHEME).u8(this.#hashes).u8(0);
     w.u53(this.#bits).u53(this.#items).u53(this.#capacity).f64(this.#errorRate);
     const words = this.#words;
     if (littleEndian) {
@@ -485,8 +468,7 @@ export class BloomFilter {
     r.magic(MAGIC);
     const version = r.u8("the version");
     if (version !== VERSION) throw formatError(WHERE, `unsupported version ${version} (expected ${VERSION})`);
-    const scheme = r.u8("the hashing scheme");
-    if (scheme !== SCHEME) throw formatError(WHERE, `unknown hashing scheme ${scheme}`);
+    readHashingScheme(WHERE, r);
     const hashes = r.u8("the hash count");
     if (hashes < 1 || hashes > MAX_HASHES) throw formatError(WHERE, `hash count ${hashes} not in [1, ${MAX_HASHES}]`);
     const flags = r.u8("the flags");

@@ -1,68 +1,74 @@
 /**
- * How an element becomes k bit positions (internal).
+ * How an element becomes k bit positions (internal). Hashing scheme 2 (the `scheme` byte of every
+ * serialized filter; scheme 1 hashed with MurmurHash64A and is no longer read).
  *
- * 1. h1 = MurmurHash64A(element bytes, seed 0xc6a4a7935bd1e995) — 64 bits, on 32-bit halves, no
- *    BigInt (src/hash's murmur64aInto, which reads ASCII strings in place).
- * 2. h2 = a second 64-bit value derived from h1 by two MurmurHash3 `fmix32` finalizers, cross-wired
- *    (h2.lo from h1.hi, h2.hi from h1.lo), and h3 = fmix32 of h2.lo (32 bits). RedisBloom instead
- *    hashes the bytes a second time with h1 as the seed; h1 is already a well-mixed 64-bit value,
- *    so remixing it gives values just as unpredictable for ~15 integer ops instead of a second
- *    pass over the key. Two keys share (h1, h2, h3) only if their 64-bit h1 collide.
- * 3. Each filter of m bits reduces them to its own range with Lemire's multiply-shift:
- *    a = ⌊h1·m / 2^64⌋ ∈ [0, m), b = 1 + ⌊h2·(m−1) / 2^64⌋ ∈ [1, m−1], c = ⌊h3·m / 2^32⌋, evaluated
- *    in doubles as hi·(m/2^32) + lo·(m/2^64): all 64 bits of h1 and h2 take part, so a and b are
- *    uniform (to ~2^-21 relative) even at m = 10^8…2^31. A 32-bit hash would leave some positions
- *    ~2 % likelier than others at m = 10^8, and only 2^32 distinct (a, b) pairs where m² ≈ 10^16
- *    are needed.
- * 4. Probe i (i = 0..k−1) is g_i = a + i·b + C(i,2)·c + C(i,3) (mod m), computed incrementally
- *    (g += b; b += c; c += j; j += 1), every sum reduced by one branch-free conditional subtraction
- *    of m, all in int32. This is Kirsch–Mitzenmacher double hashing ("Less hashing, same
- *    performance", 2006) extended the way Dillinger & Manolios do ("Bloom filters in probabilistic
- *    verification", 2004: enhanced double and triple hashing), for two measured reasons:
- *    - plain g_i = a + i·b keeps all k probes of a key in one residue class mod gcd(b, m), so for an
- *      m with small factors bits pile up in few classes: +25 % false positives measured at
- *      m = 1104, k = 8, 100 keys. The cubic C(i,3) term breaks that confinement.
- *    - any two-value scheme has a floor: a query whose (a, b) equals an inserted key's is a certain
- *      false positive, probability ≈ n/m². For small filters at low p that is not negligible
- *      (n = 100 at p = 5·10⁻⁵: m ≈ 2062, n/m² ≈ 2.4·10⁻⁵, measured +52 % over target). The
- *      quadratic term with the third value c pushes the floor to n/m³; measured rates then match
- *      (X/m)^k within sampling error at every size tested (bench/bloom.bench.ts, test/bloom*.test.ts).
+ * 1. The element's bytes are hashed once with MurmurHash3 x86_128 (src/hash, seed {@link SEED})
+ *    into four 32-bit words H[0..3]. x86_128 is used rather than RedisBloom's MurmurHash64A because
+ *    it needs only 32-bit multiplies: 128 well-mixed bits for ~0.75× the cost of one 64-bit hash
+ *    on 16-bit limbs (measured on 15-byte keys), and hashing is most of the cost of add and has.
+ * 2. Probe i (i = 0..k−1) follows g_i = a + i·b + C(i,2)·c — Kirsch–Mitzenmacher double hashing
+ *    ("Less hashing, same performance", 2006) with the third value of Dillinger & Manolios's
+ *    enhanced/triple hashing ("Bloom filters in probabilistic verification", 2004), computed
+ *    incrementally (g += b; b += c). The third value matters: with two values, a query whose (a, b)
+ *    equals an inserted key's is a certain false positive, probability ≈ n/m² — measured +52 % over
+ *    target at n = 100, p = 5·10⁻⁵ (m ≈ 2062); with c the floor drops to ≈ n/m³.
+ * 3. Two ways to map g_i onto [0, m), chosen by the filter size:
+ *    - m ≤ {@link RING_BITS} (2^25 bits, 4 MiB): a, b, c = H[0], H[1], H[2] and the sequence runs
+ *      in the 2^32 ring (int32 adds that wrap for free); position = ⌊g_i·m / 2^32⌋ (Lemire's
+ *      multiply-shift). Positions are not confined to a residue class (they come from the top bits
+ *      of g, not g mod m), and each position has ⌊2^32/m⌋ or ⌈2^32/m⌉ preimages, a relative
+ *      unevenness ≤ m/2^32 ≤ 2^-7 whose effect on the false-positive rate is second order
+ * (≈ k·δ², under 10⁻³ for k ≤ 16). ~1 ns a probe.
+ *    - larger filters: 32 bits per position would make that unevenness grow to 25–50 % near
+ *      m = 2^31, so a = ⌊h1·m/2^64⌋ and b = 1 + ⌊h2·(m−1)/2^64⌋ take all 64 bits of
+ *      h1 = H[1]:H[0] and h2 = H[3]:H[2], c = ⌊h3·m/2^32⌋ with h3 = H[0] ^ H[2], and the sequence
+ *      runs mod m with one branch-free conditional subtraction per sum, plus a cubic term C(i,3)
+ *      (c += i): mod m, plain a + i·b keeps all k probes of a key in one residue class mod
+ *      gcd(b, m), which measured +25 % false positives at m = 1104, k = 8. Here the extra ~2 ns a
+ *      probe hides behind the cache misses of a filter this size.
  *
- * Degenerate steps: b = 1 + ⌊h2·(m−1)/2^64⌋ is never 0 mod m, so the probes of a key never all
- * collapse on one bit; two of them coincide with probability ≈ k²/m, the same order as for k
- * independent hash functions. b comes from 64 bits, so it is not biased towards even values for a
- * power-of-two m.
+ * Degenerate steps: in the exact path b ∈ [1, m−1] is never 0 mod m, so the probes never all
+ * collapse on one bit; in the ring path they do only if b·m < 2^32 and c·m < 2^32 (≈ 1/m² per key).
+ * Two probes of a key coincide with probability ≈ k²/m in both, as for k independent hashes.
  *
- * The scale factors are shrunk by 2^-48 (relative) so that float rounding can never produce a = m;
- * that moves no position by more than m·2^-48 < 1 bit.
+ * The exact path's scale factors are shrunk by 2^-48 (relative) so that float rounding can never
+ * produce a = m; that moves no position by more than m·2^-48 < 1 bit.
  */
 import type { Element } from "../hash/element.js";
-import { murmur64aInto } from "../hash/murmur64a.js";
+import { murmur3_128x86Into } from "../hash/murmur3.js";
+import type { ByteReader } from "../internal/bytes.js";
+import { formatError } from "../internal/errors.js";
 
-/** Seed of h1: 0xc6a4a7935bd1e995 (MurmurHash64A's multiplier), as two halves. */
-export const SEED_HI = 0xc6a4a793;
-export const SEED_LO = 0x5bd1e995;
+/** The hashing scheme number written into serialized filters. */
+export const HASHING_SCHEME = 2;
 
 /**
- * Scratch for the last hashed element: [h1.lo, h1.hi, h2.lo, h2.hi, h3] (h3: 32 bits). Filled by
- * {@link hashElement}; a scalable filter hashes once and probes every link from it.
+ * Reads a serialized filter's hashing-scheme byte; throws RedstructFormatError unless it is
+ * {@link HASHING_SCHEME} (a filter's bits are meaningless under another scheme's positions).
  */
-export const H = new Uint32Array(5);
-
-function fmix32(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
+export function readHashingScheme(where: string, r: ByteReader): void {
+  const scheme = r.u8("the hashing scheme");
+  if (scheme === HASHING_SCHEME) return;
+  throw formatError(
+    where,
+    scheme === 1
+      ? "hashing scheme 1 (MurmurHash64A, redstruct 0.1) is no longer read: rebuild the filter from its items"
+      : `unknown hashing scheme ${scheme}`,
+  );
 }
+
+/** Seed of the element hash (MurmurHash64A's multiplier's high word; any fixed value would do). */
+export const SEED = 0xc6a4a793;
+
+/** Largest filter (in bits) that maps probes from the 2^32 ring; see the module comment. */
+export const RING_BITS = 2 ** 25;
+
+/** Scratch for the last hashed element: the four words of its 128-bit hash. Filled by {@link hashElement}. */
+export const H = new Uint32Array(4);
 
 /** Hashes `value` into {@link H}. No allocation in the steady state. @throws TypeError for a non-element. */
 export function hashElement(value: Element): void {
-  murmur64aInto(value, H, SEED_HI, SEED_LO);
-  H[2] = fmix32(H[1]! ^ 0x9e3779b9);
-  H[3] = fmix32(H[0]! ^ 0x7f4a7c15);
-  H[4] = fmix32(H[2]! ^ 0x85ebca77);
+  murmur3_128x86Into(value, H, SEED);
 }
 
 const SHRINK = 1 - 2 ** -48;

@@ -3,7 +3,7 @@
  * @module
  */
 export { type Element, utf8 } from "./element.js";
-export { murmur3_32, murmur3_128 } from "./murmur3.js";
+export { murmur3_32, murmur3_128, murmur3_128x86Into } from "./murmur3.js";
 export { murmur64a, murmur64aInto, REDIS_HLL_SEED } from "./murmur64a.js";
 export {
   randomSipKey,
