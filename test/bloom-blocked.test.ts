@@ -4,7 +4,7 @@ import { H, hashElement, scaleHi, scaleLo } from "../src/bloom/hashing.js";
 import { BlockedBloomFilter, BloomFilter, blockedParameters, bloomParameters } from "../src/bloom/index.js";
 import { RedstructFormatError } from "../src/internal/errors.js";
 import { corrupted } from "./support/fuzz.js";
-import { addAgainstSetModel } from "./support/membership.js";
+import { addAgainstSetModel, elementKey } from "./support/membership.js";
 
 const anyElement = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -142,6 +142,45 @@ describe("BlockedBloomFilter", () => {
       plain.add(`m:${i}`);
     }
     expect(blocked.falsePositiveRate()).toBeGreaterThan(plain.falsePositiveRate());
+  });
+
+  it("union equals the filter of both sets; intersect keeps the common values; clone is independent", () => {
+    fc.assert(
+      fc.property(fc.array(anyElement, { maxLength: 200 }), fc.array(anyElement, { maxLength: 200 }), (a, b) => {
+        const opts = { capacity: 150, errorRate: 0.02 };
+        const fa = new BlockedBloomFilter(opts);
+        const fb = new BlockedBloomFilter(opts);
+        const both = new BlockedBloomFilter(opts);
+        fa.addAll(a);
+        fb.addAll(b);
+        both.addAll(a);
+        both.addAll(b);
+        const u = fa.clone().union(fb);
+        u.checkInvariants();
+        expect(u.toBytes().subarray(40)).toEqual(both.toBytes().subarray(40));
+        for (const v of [...a, ...b]) expect(u.has(v)).toBe(true);
+        const i = fa.clone().intersect(fb);
+        i.checkInvariants();
+        const inB = new Set(b.map(elementKey));
+        for (const v of a) if (inB.has(elementKey(v))) expect(i.has(v)).toBe(true);
+        expect(i.setBits).toBeLessThanOrEqual(Math.min(fa.setBits, fb.setBits));
+        const back = BlockedBloomFilter.fromBytes(u.toBytes());
+        back.checkInvariants();
+        for (const v of [...a, ...b]) expect(back.has(v)).toBe(true);
+        // The clones were independent: fa itself is unchanged by the union and the intersection.
+        const fresh = new BlockedBloomFilter(opts);
+        fresh.addAll(a);
+        expect(fa.toBytes()).toEqual(fresh.toBytes());
+      }),
+      { seed: 303, numRuns: 100 },
+    );
+  });
+
+  it("union/intersect refuse a filter of another shape or class", () => {
+    const a = new BlockedBloomFilter({ capacity: 1000, errorRate: 0.01 });
+    expect(() => a.union(new BlockedBloomFilter({ capacity: 1001, errorRate: 0.01 }))).toThrow(RangeError);
+    expect(() => a.intersect(new BlockedBloomFilter({ capacity: 1000, errorRate: 0.02 }))).toThrow(/same shape/);
+    expect(() => a.union(new BloomFilter({ capacity: 1000, errorRate: 0.01 }) as never)).toThrow(TypeError);
   });
 
   it("clear empties; from() holds its input; shape getters", () => {

@@ -41,7 +41,8 @@
  *
  * Costs: `add`/`has` O(k + |value|), one cache line, no allocation; `count`/`falsePositiveRate`
  * O(m/32) (they read the fill of every block); `clear`/`checkInvariants` O(m/32); construction
- * O(m/32) plus the sizing search (O(k·λ·log B)); `toBytes`/`fromBytes` O(m/32) with a 40-byte header.
+ * O(m/32) plus the sizing search (O(k·λ·log B)), as is `clone`; `union`/`intersect` O(m/32);
+ * `toBytes`/`fromBytes` O(m/32) with a 40-byte header.
  *
  * Serialized form (little-endian, version 1): "RSBB", version u8 = 1, hashing scheme u8 = 2, k u8,
  * flags u8 = 0, blocks u64, items u64, capacity u64, errorRate f64, then the 16·B words as u32.
@@ -50,7 +51,7 @@
 import type { Element } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { formatError, rangeError, typeError } from "../internal/errors.js";
-import { checkFillCounters, popcount } from "./filter.js";
+import { checkFillCounters, itemsAfterMerge, mergeWords, popcount } from "./filter.js";
 import { H, HASHING_SCHEME, hashElement, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
 import { checkCapacity, checkErrorRate, MAX_HASHES } from "./params.js";
 
@@ -341,11 +342,56 @@ export class BlockedBloomFilter {
 
   // ——— whole-filter operations ————————————————————————————————————————————————
 
+  /**
+   * Makes this filter hold everything either filter held (bitwise OR): exactly the filter that
+   * adding both sets would have built. `size` becomes the fill estimate. O(m/32). Returns `this`.
+   * @throws TypeError unless `other` is a BlockedBloomFilter; RangeError unless it has the same
+   *   capacity and errorRate (hence the same blocks and hashes).
+   */
+  union(other: BlockedBloomFilter): this {
+    return this.#merge(other, "union");
+  }
+
+  /**
+   * Keeps only the bits set in both filters (bitwise AND). Every value added to both still
+   * answers true; the result can answer true for more than the true intersection. `size` becomes
+   * the fill estimate. O(m/32). Returns `this`.
+   * @throws as {@link union}.
+   */
+  intersect(other: BlockedBloomFilter): this {
+    return this.#merge(other, "intersect");
+  }
+
+  #merge(other: BlockedBloomFilter, op: "union" | "intersect"): this {
+    if (!(other instanceof BlockedBloomFilter)) throw typeError(WHERE, "other", other, "a BlockedBloomFilter");
+    if (other.#capacity !== this.#capacity || other.#errorRate !== this.#errorRate) {
+      throw rangeError(
+        WHERE,
+        "other",
+        `a filter sized for ${other.#capacity} items at ${other.#errorRate}`,
+        `a filter of the same shape (capacity ${this.#capacity}, errorRate ${this.#errorRate})`,
+      );
+    }
+    mergeWords(this.#words, other.#words, op);
+    this.#setBits = popcount(this.#words);
+    this.#items = itemsAfterMerge(this.#setBits, this.count(), this.bits);
+    return this;
+  }
+
   /** Empties the filter, keeping its shape. O(m/32). */
   clear(): void {
     this.#words.fill(0);
     this.#items = 0;
     this.#setBits = 0;
+  }
+
+  /** An independent copy. O(m/32). */
+  clone(): BlockedBloomFilter {
+    const copy = new BlockedBloomFilter({ capacity: this.#capacity, errorRate: this.#errorRate });
+    copy.#words.set(this.#words);
+    copy.#items = this.#items;
+    copy.#setBits = this.#setBits;
+    return copy;
   }
 
   /**

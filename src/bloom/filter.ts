@@ -81,6 +81,22 @@ export function checkFillCounters(
   if ((set === 0) !== (items === 0)) fail(`items ${items} with ${set} bits set`);
 }
 
+/**
+ * The item count a filter reports after a union or intersection, where the exact figure is
+ * unknowable: the fill estimate, at least 1 when any bit is set (so "set bits ⇔ items" survives a
+ * round trip), and the bit count once the estimate is infinite (every bit, or a block, full).
+ */
+export function itemsAfterMerge(setBits: number, estimate: number, bits: number): number {
+  if (setBits === 0) return 0;
+  return Number.isFinite(estimate) ? Math.max(1, Math.round(estimate)) : bits;
+}
+
+/** `a[i] |= b[i]` (union) or `a[i] &= b[i]` (intersection) over equal-length word arrays. */
+export function mergeWords(a: Uint32Array, b: Uint32Array, op: "union" | "intersect"): void {
+  if (op === "union") for (let i = 0; i < a.length; i++) a[i] = a[i]! | b[i]!;
+  else for (let i = 0; i < a.length; i++) a[i] = a[i]! & b[i]!;
+}
+
 /** Mask of the bits of the last word that lie inside the filter. */
 function lastWordMask(bits: number): number {
   const used = bits & 31;
@@ -344,13 +360,12 @@ export class BloomFilter {
     }
   }
 
-  #recount(): void {
-    const words = this.#words;
-    const set = popcount(words);
-    this.#setBits = set;
-    const estimate = this.count();
-    // At least 1 when any bit is set, so the "set bits ⇔ items" invariant survives a round trip.
-    this.#items = set === 0 ? 0 : Number.isFinite(estimate) ? Math.max(1, Math.round(estimate)) : this.#bits;
+  #merge(other: BloomFilter, op: "union" | "intersect"): this {
+    this.#checkCompatible(other, "other");
+    mergeWords(this.#words, other.#words, op);
+    this.#setBits = popcount(this.#words);
+    this.#items = itemsAfterMerge(this.#setBits, this.count(), this.#bits);
+    return this;
   }
 
   /**
@@ -359,12 +374,7 @@ export class BloomFilter {
    * @throws RangeError unless `other` has the same bits and hashes.
    */
   union(other: BloomFilter): this {
-    this.#checkCompatible(other, "other");
-    const a = this.#words;
-    const b = other.#words;
-    for (let i = 0; i < a.length; i++) a[i] = a[i]! | b[i]!;
-    this.#recount();
-    return this;
+    return this.#merge(other, "union");
   }
 
   /**
@@ -374,12 +384,7 @@ export class BloomFilter {
    * @throws RangeError unless `other` has the same bits and hashes.
    */
   intersect(other: BloomFilter): this {
-    this.#checkCompatible(other, "other");
-    const a = this.#words;
-    const b = other.#words;
-    for (let i = 0; i < a.length; i++) a[i] = a[i]! & b[i]!;
-    this.#recount();
-    return this;
+    return this.#merge(other, "intersect");
   }
 
   /** Empties the filter, keeping its shape. O(m/32). */
