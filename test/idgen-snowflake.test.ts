@@ -52,6 +52,18 @@ function composeModel(l: FullLayout, tick: number, dc: number, worker: number, s
   return id;
 }
 
+/** The ClockError `f` throws (fails the test if it throws anything else or nothing). */
+function clockErrorOf(f: () => unknown): ClockError {
+  let error: unknown;
+  try {
+    f();
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(ClockError);
+  return error as ClockError;
+}
+
 function check(condition: boolean, message: () => string): void {
   if (!condition) throw new Error(message());
 }
@@ -378,14 +390,7 @@ describe("Snowflake: waiting is bounded", () => {
     for (let i = 0; i < 4096; i++) last = sf.next();
     for (let attempt = 0; attempt < 2; attempt++) {
       clock.startCall();
-      let error: unknown;
-      try {
-        sf.next();
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(ClockError);
-      expect((error as ClockError).reason).toBe("stalled");
+      expect(clockErrorOf(() => sf.next()).reason).toBe("stalled");
       expect(clock.reads.length).toBeGreaterThan(1); // it did wait before giving up
     }
     sf.checkInvariants();
@@ -421,15 +426,9 @@ describe("Snowflake: waiting is bounded", () => {
     expect(clock.reads.length).toBeGreaterThan(4);
     clock.now -= 50;
     clock.startCall();
-    let error: unknown;
-    try {
-      sf.next();
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ClockError);
-    expect((error as ClockError).reason).toBe("backwards");
-    expect((error as ClockError).behindMs).toBe(50);
+    const error = clockErrorOf(() => sf.next());
+    expect(error.reason).toBe("backwards");
+    expect(error.behindMs).toBe(50);
     expect(clock.reads.length).toBe(1);
   });
 
