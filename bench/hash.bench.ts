@@ -4,7 +4,7 @@
  * what a hash costs next to the work `Set.add` does for the same strings.
  */
 import murmurHash3 from "murmurhash3js-revisited";
-import { murmur3_32, murmur64aInto, randomSipKey, siphash13Into } from "../src/hash/index.js";
+import { murmur3_32, murmur3_128x86Into, murmur64aInto, randomSipKey, siphash13Into } from "../src/hash/index.js";
 import { type BenchContext, compare, markdownTable, prng, type Row, throughputChart, throughputTable } from "./lib.js";
 
 const BATCH = 1000;
@@ -24,7 +24,7 @@ let sink = 0;
 async function bySize(ctx: BenchContext, length: number): Promise<Row[]> {
   const input = strings(length, length);
   const encoded = input.map((s) => new TextEncoder().encode(s));
-  const out = new Uint32Array(2);
+  const out = new Uint32Array(4);
   const key = randomSipKey();
   const encoder = new TextEncoder();
   return compare(
@@ -43,6 +43,15 @@ async function bySize(ctx: BenchContext, length: number): Promise<Row[]> {
       "redstruct murmur64aInto": () => {
         for (const s of input) {
           murmur64aInto(s, out);
+          sink ^= out[0]!;
+        }
+      },
+      "murmurhash3js-revisited x86 hash128 (encode + hash)": () => {
+        for (const s of input) sink ^= murmurHash3.x86.hash128(encoder.encode(s), 0).length;
+      },
+      "redstruct murmur3_128x86Into": () => {
+        for (const s of input) {
+          murmur3_128x86Into(s, out, 0);
           sink ^= out[0]!;
         }
       },
@@ -112,6 +121,7 @@ export default {
         "redstruct murmur3_32 vs package (encode+hash)",
         "vs package (pre-encoded)",
         "murmur64aInto vs package",
+        "murmur3_128x86Into vs package's x86 hash128 (encode + hash)",
       ],
       sizes.map((n) => {
         const rows = results[`${n}B`]!;
@@ -122,6 +132,7 @@ export default {
           `${(ours / get("murmurhash3js-revisited hash32 (encode + hash)")).toFixed(1)}×`,
           `${(ours / get("murmurhash3js-revisited hash32 (pre-encoded bytes)")).toFixed(1)}×`,
           `${(get("redstruct murmur64aInto") / get("murmurhash3js-revisited hash32 (encode + hash)")).toFixed(1)}×`,
+          `${(get("redstruct murmur3_128x86Into") / get("murmurhash3js-revisited x86 hash128 (encode + hash)")).toFixed(1)}×`,
         ];
       }),
     );
