@@ -467,6 +467,33 @@ describe("SortedSet semantics", () => {
     expect(zs.score("k1")).toBe(1);
   });
 
+  it("keeps up links right (rank walks them) through deletes, moves, range removals and pops", () => {
+    const zs = new SortedSet({ seed: 11 });
+    const n = 4000;
+    // Scores with many ties so the member order matters too.
+    for (let i = 0; i < n; i++) zs.add(`m${i}`, (i * 7919) % 997);
+    const ranksMatch = () => {
+      zs.checkInvariants(); // checks every up link against the level chains
+      const all = zs.range(0, -1);
+      all.forEach(([m], r) => {
+        expect(zs.rank(m)).toBe(r);
+        expect(zs.rank(m, { reverse: true })).toBe(all.length - 1 - r);
+      });
+    };
+    ranksMatch();
+    for (let i = 0; i < n; i += 3) zs.remove(`m${i}`);
+    ranksMatch();
+    for (let i = 1; i < n; i += 5) zs.incrBy(`m${i}`, i % 2 === 0 ? 0.25 : 500); // in place and moves
+    ranksMatch();
+    zs.removeRangeByRank(100, 400);
+    zs.removeRangeByScore(200, 300);
+    zs.popMin(50);
+    zs.popMax(50);
+    ranksMatch();
+    for (let i = 0; i < n; i += 3) zs.add(`m${i}`, i % 13); // freed blocks reused
+    ranksMatch();
+  });
+
   it("draws levels with p = 1/4 (geometric, capped at 32)", () => {
     const list = new ZSkipList(7, 16);
     const n = 100_000;
