@@ -164,17 +164,22 @@ export class ScalableBloomFilter {
   add(value: Element): boolean {
     hashElement(value);
     const links = this.#links;
-    for (let i = links.length - 1; i >= 0; i--) if (links[i]!._hasHashed()) return false;
-    let last = links[links.length - 1]!;
-    if (last.size >= this.#linkCapacity[links.length - 1]!) {
-      if (this.#nonScaling) {
-        throw new RangeError(
-          `redstruct/${WHERE}: the filter is full (non-scaling, capacity ${this.#capacity}); ` +
-            "create it with a larger capacity or without nonScaling",
-        );
-      }
-      last = this.#grow();
+    const top = links.length - 1;
+    for (let i = top - 1; i >= 0; i--) if (links[i]!._hasHashed()) return false;
+    let last = links[top]!;
+    // While the newest link has room, adding to it is also its membership test: when all k bits
+    // are already set, _addHashed changes nothing and returns false, exactly as checking first
+    // would — one probe pass instead of two.
+    if (last.size < this.#linkCapacity[top]!) return last._addHashed();
+    if (last._hasHashed()) return false;
+    // The newest link is full and the value is new: a new link (or, non-scaling, an error).
+    if (this.#nonScaling) {
+      throw new RangeError(
+        `redstruct/${WHERE}: the filter is full (non-scaling, capacity ${this.#capacity}); ` +
+          "create it with a larger capacity or without nonScaling",
+      );
     }
+    last = this.#grow();
     return last._addHashed();
   }
 
