@@ -66,6 +66,11 @@ export interface CompareOptions {
  * Runs every task under the same conditions, one after another, and returns throughput rows with
  * ratios to the baseline. All tasks of one comparison run in the same process and run, so ratios
  * are meaningful even on a noisy shared machine; absolute numbers are not.
+ *
+ * In --full mode the tasks run in three interleaved rounds (A B C, A B C, A B C) of a third of the
+ * time each, and each task's row is its median round: a burst of noise from another process on the
+ * shared machine then spoils one round of one task instead of its whole figure (single-round --full
+ * runs minutes apart had the same Bloom `has` at 1.14× and 1.90× of its baseline).
  */
 export async function compare(
   ctx: BenchContext,
@@ -74,25 +79,33 @@ export async function compare(
   options: CompareOptions,
 ): Promise<Row[]> {
   const batch = options.batch ?? 1;
-  const time = (options.time ?? 500) * (ctx.full ? 3 : 1);
-  const bench = new Bench({ time, iterations: 8, name: title });
-  for (const [name, fn] of Object.entries(tasks)) {
-    bench.add(name, fn, options.beforeTask ? { beforeAll: () => options.beforeTask!(name) } : {});
+  const rounds = ctx.full ? 3 : 1;
+  const time = ((options.time ?? 500) * (ctx.full ? 3 : 1)) / rounds;
+  ctx.log(`  ${title}: ${Object.keys(tasks).join(", ")}${rounds > 1 ? ` (${rounds} rounds)` : ""}`);
+  const perTask = new Map<string, Row[]>();
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench({ time, iterations: 8, name: title });
+    for (const [name, fn] of Object.entries(tasks)) {
+      bench.add(name, fn, options.beforeTask ? { beforeAll: () => options.beforeTask!(name) } : {});
+    }
+    await bench.run();
+    for (const t of bench.tasks) {
+      const r = t.result;
+      if (r.state === "errored") throw new Error(`${title} / ${t.name}: ${r.error.message}`, { cause: r.error });
+      if (r.state !== "completed") throw new Error(`${title} / ${t.name}: ${r.state}`);
+      const row = {
+        name: t.name,
+        opsPerSec: r.throughput.mean * batch,
+        rme: r.latency.rme,
+        samples: r.latency.samplesCount,
+        ratio: 0,
+      };
+      perTask.set(t.name, [...(perTask.get(t.name) ?? []), row]);
+    }
   }
-  ctx.log(`  ${title}: ${Object.keys(tasks).join(", ")}`);
-  await bench.run();
-  const rows: Row[] = bench.tasks.map((t) => {
-    const r = t.result;
-    if (r.state === "errored") throw new Error(`${title} / ${t.name}: ${r.error.message}`, { cause: r.error });
-    if (r.state !== "completed") throw new Error(`${title} / ${t.name}: ${r.state}`);
-    return {
-      name: t.name,
-      opsPerSec: r.throughput.mean * batch,
-      rme: r.latency.rme,
-      samples: r.latency.samplesCount,
-      ratio: 0,
-    };
-  });
+  const rows = [...perTask.values()].map(
+    (runs) => [...runs].sort((a, b) => a.opsPerSec - b.opsPerSec)[runs.length >> 1]!,
+  );
   const base = rows.find((r) => r.name === options.baseline);
   if (!base) throw new Error(`${title}: baseline ${options.baseline} is not a task`);
   for (const r of rows) r.ratio = r.opsPerSec / base.opsPerSec;
