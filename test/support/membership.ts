@@ -28,3 +28,50 @@ export function addAgainstSetModel(
   }
   return added;
 }
+
+/** What {@link expectUnionAndIntersect} needs of a filter class. */
+interface MergeableFilter<F> {
+  addAll(values: Iterable<Element>): boolean[];
+  has(v: Element): boolean;
+  clone(): F;
+  union(other: F): F;
+  intersect(other: F): F;
+  checkInvariants(): void;
+  toBytes(): Uint8Array;
+  readonly setBits: number;
+}
+
+/**
+ * Builds filters `make()` of `a`, of `b` and of both, and checks: `a ∪ b` has exactly the bits of
+ * the filter of both (after the 40-byte header) and no false negative, also after a round trip
+ * through `fromBytes`; `a ∩ b` keeps every common value and no more bits than either; and the
+ * clones used for both left the filter of `a` as it was.
+ */
+export function expectUnionAndIntersect<F extends MergeableFilter<F>>(
+  make: () => F,
+  fromBytes: (bytes: Uint8Array) => F,
+  a: readonly Element[],
+  b: readonly Element[],
+): void {
+  const fa = make();
+  const fb = make();
+  const both = make();
+  fa.addAll(a);
+  fb.addAll(b);
+  both.addAll(a);
+  both.addAll(b);
+  const before = fa.toBytes();
+  const u = fa.clone().union(fb);
+  u.checkInvariants();
+  expect(u.toBytes().subarray(40)).toEqual(both.toBytes().subarray(40));
+  for (const v of [...a, ...b]) expect(u.has(v)).toBe(true);
+  const i = fa.clone().intersect(fb);
+  i.checkInvariants();
+  const inB = new Set(b.map(elementKey));
+  for (const v of a) if (inB.has(elementKey(v))) expect(i.has(v)).toBe(true);
+  expect(i.setBits).toBeLessThanOrEqual(Math.min(fa.setBits, fb.setBits));
+  const back = fromBytes(u.toBytes());
+  back.checkInvariants();
+  for (const v of [...a, ...b]) expect(back.has(v)).toBe(true);
+  expect(fa.toBytes()).toEqual(before);
+}
