@@ -18,7 +18,7 @@
  *      multiply-shift). Positions are not confined to a residue class (they come from the top bits
  *      of g, not g mod m), and each position has ⌊2^32/m⌋ or ⌈2^32/m⌉ preimages, a relative
  *      unevenness ≤ m/2^32 ≤ 2^-7 whose effect on the false-positive rate is second order
- * (≈ k·δ², under 10⁻³ for k ≤ 16). ~1 ns a probe.
+ *      (≈ k·δ², under 10⁻³ for k ≤ 16). ~1 ns a probe.
  *    - larger filters: 32 bits per position would make that unevenness grow to 25–50 % near
  *      m = 2^31, so a = ⌊h1·m/2^64⌋ and b = 1 + ⌊h2·(m−1)/2^64⌋ take all 64 bits of
  *      h1 = H[1]:H[0] and h2 = H[3]:H[2], c = ⌊h3·m/2^32⌋ with h3 = H[0] ^ H[2], and the sequence
