@@ -29,6 +29,45 @@ export function addAgainstSetModel(
   return added;
 }
 
+/** What the filter property tests need of a filter. */
+interface TestedFilter {
+  add(v: Element): boolean;
+  has(v: Element): boolean;
+  addAll(values: Iterable<Element>): boolean[];
+  hasAll(values: Iterable<Element>): boolean[];
+  checkInvariants(): void;
+  toBytes(): Uint8Array;
+  readonly size: number;
+}
+
+/**
+ * {@link addAgainstSetModel}, then: the invariants hold, `size` counts the adds that returned true
+ * (BF.CARD), and every value is present, one by one and through `hasAll`.
+ */
+export function expectSetModel(filter: TestedFilter, values: readonly Element[]): void {
+  const added = addAgainstSetModel(filter, values);
+  filter.checkInvariants();
+  expect(filter.size).toBe(added);
+  for (const v of values) expect(filter.has(v)).toBe(true);
+  expect(filter.hasAll(values).every(Boolean)).toBe(true);
+}
+
+/**
+ * `addAll(a)` / `hasAll(b)` on one filter return what `add` / `has` return element by element on a
+ * twin (BF.MADD / BF.MEXISTS), and both end with the same bytes.
+ */
+export function expectBatchesMirrorSingles(
+  make: () => TestedFilter,
+  a: readonly Element[],
+  b: readonly Element[],
+): void {
+  const x = make();
+  const y = make();
+  expect(x.addAll(a)).toEqual(a.map((v) => y.add(v)));
+  expect(x.hasAll(b)).toEqual(b.map((v) => y.has(v)));
+  expect(x.toBytes()).toEqual(y.toBytes());
+}
+
 /** What {@link expectUnionAndIntersect} needs of a filter class. */
 interface MergeableFilter<F> {
   addAll(values: Iterable<Element>): boolean[];
