@@ -92,7 +92,6 @@ export class KeyHasher {
       sipHashSource(f64Bytes, 8, this.sipKey, 1, 3, this.#out);
       return this.#out[0]! | 0;
     }
-    if (typeof key === "string") return this.stringHash(key);
     siphash13Into(key, this.sipKey, this.#out);
     return this.#out[0]! | 0;
   }
