@@ -400,12 +400,12 @@ describe("Dict: progressive rehash", () => {
     expect(() => d.rehashFor(Number.NaN)).toThrow(/ms must be/);
   });
 
-  it("tables larger than one page of bucket heads grow, shrink and scan correctly", () => {
+  it("large tables grow (taking the spare table allocated at half load), shrink and scan correctly", () => {
     const d = new Dict<DictKey, number>(null, { key: KEY, seed: 2 });
-    const n = 70_000; // tables of 2^17 buckets: 8 pages, allocated ahead from 2^15 entries on
+    const n = 70_000; // tables of 2^17 buckets, the next one allocated ahead from 2^16 entries on
     for (let i = 0; i < n; i++) {
       d.set(i % 3 ? i : `s${i}`, i);
-      // around the grows to 2^16 and 2^17 buckets, while the spare table is being filled
+      // around the grows to 2^16 and 2^17 buckets, before and after the spare tables exist
       if (i % 4096 === 4095 && i > 30_000) d.checkInvariants();
     }
     d.checkInvariants();

@@ -18,13 +18,15 @@
  *   across any number of grows and shrinks between calls.
  *
  * Memory layout — no object per entry:
- * - Bucket heads: per table, `Int32Array` pages of 2^14 buckets holding `slot + 1` (0 = empty
- *   bucket, so a fresh page is zeroed memory that needs no fill); a page is allocated when first
- *   written, until then a shared zero page stands for it. The pages of the table the next grow
- *   will need are allocated ahead, one per 4096 inserts from half load on (the "spare" table):
- *   inserts into a grown table land on random pages, so lazily all its pages appeared within a
- *   few thousand operations — 32 MiB at once for 2^23 buckets, which V8 answered with a 34 ms
- *   full mark-compact (measured).
+ * - Bucket heads: one `Int32Array` per table holding `slot + 1` (0 = empty bucket, so a fresh
+ *   table is zeroed memory that needs no fill; the OS maps its pages as they are first written).
+ *   The table the next grow will use is allocated when table 0 reaches half load (the "spare"),
+ *   so the grow itself allocates nothing. An earlier version split tables in 64 KiB pages
+ *   allocated as written, to spread the allocation out; the page directory on every lookup cost
+ *   ~10 % of a get at 10^6 entries, and the collector's pauses while filling to 8·10^6 or 17.8·10^6
+ *   entries were no shorter (measured: worst single set 17–96 ms paged, 21–64 ms flat, both
+ *   major collections of the heap the keys and values fill, which land on different sets from
+ *   run to run).
  * - Entry slots live in chunks of `2^chunkBits` slots (default 8192) so that growing the entry
  *   storage never copies it (copying 8M entries would be a multi-millisecond stall):
  *   `kv[c]: unknown[]` holds `[key, value, next slot + 1]` triples, so a lookup finds the key, the
@@ -42,12 +44,11 @@
  *   only buckets ≥ rehashIndex are non-empty while rehashing;
  * - `used0` counts table 0's entries; `size` counts all; free slots = highWater − size;
  * - not rehashing ⇒ there is no table 1 and `size ≤ buckets0`;
- * - the shared zero page is never written, nor is any page of the spare table.
+ * - the spare table is never written.
  *
  * Costs: get/has/set/delete O(1) expected, plus O(1) rehash work (≤ 2 buckets and 10 empty visits);
- * an insert from half load on may allocate one 64 KiB page of the spare table; a resize allocates
- * at most the page directory (a grow takes the spare table; other pages come as buckets are
- * written) and nothing is copied; iteration O(highWater);
+ * the insert that reaches half load allocates the next table (zeroed, mapped lazily); a grow takes
+ * it, a shrink allocates its small table, and nothing is copied; iteration O(highWater);
  * scan O(count) buckets per call; randomKey O(1) expected; clear O(1) plus garbage.
  *
  * Iteration walks slots, not buckets, so rehashing never disturbs it and is not paused. Mutation
@@ -67,50 +68,20 @@ const MIN_BUCKETS = 4;
 /** Largest table: bucket heads are indexed with 32-bit masks. */
 const MAX_BUCKETS = 2 ** 30;
 /**
- * Default log2 of the slots per storage chunk. A chunk's key/value array grows by `push`, so its
- * last growth copies about a chunk's worth of elements: with 2^16-slot chunks that was a ~1 ms
- * stall on every chunk (copying ~120k elements into a fresh 1.5 MB array), and with string keys a
- * ~4 ms one every fourth chunk; 2^13-slot chunks (128 KiB arrays) keep every such copy small.
+ * Default log2 of the slots per storage chunk: 8,192 slots, a 192 KiB array allocated at once
+ * (a 2^16-slot chunk grown by `push`, as a first version did, ended with a ~1 ms copy per chunk).
  */
 const DEFAULT_CHUNK_BITS = 13;
 /** Redis's `empty_visits = n * 10` for a one-bucket step. */
 const EMPTY_VISITS = 10;
-/**
- * Tables are split in pages of 2^14 buckets (64 KiB), allocated when first written: a table of
- * 2^23 buckets is never one 32 MiB allocation. That matters beyond the allocation itself: a large
- * ArrayBuffer counts as external memory, and V8 answers a big jump in external memory with an
- * immediate full mark-compact — measured here at over a second with 8M string keys in the heap.
- */
-const PAGE_BITS = 14;
-const PAGE_SIZE = 1 << PAGE_BITS;
-const PAGE_MASK = PAGE_SIZE - 1;
-/** Stands for every page never written (all buckets empty). Shared and never written itself. */
-const ZERO_PAGE = new Int32Array(PAGE_SIZE);
-/** A table: its bucket-head pages (one short page for tables up to a page). */
-type Table = Int32Array[];
-const NO_TABLE: Table = [];
-/** From half load on, one page of the next grow's table is allocated every this many inserts. */
+/** A table: its bucket heads. */
+type Table = Int32Array;
+const NO_TABLE: Table = new Int32Array(0);
+/** From half load on, whether the next grow's table exists is checked every this many inserts. */
 const SPARE_PACE_MASK = 4095;
 
 function newTable(buckets: number): Table {
-  if (buckets <= PAGE_SIZE) return [new Int32Array(buckets)];
-  const pages: Table = [];
-  for (let i = buckets >>> PAGE_BITS; i > 0; i--) pages.push(ZERO_PAGE);
-  return pages;
-}
-
-/** Bucket head `b` of a table: slot + 1, or 0 when empty. */
-function head(t: Table, b: number): number {
-  return t[b >>> PAGE_BITS]![b & PAGE_MASK]!;
-}
-
-function setHead(t: Table, b: number, value: number): void {
-  let page = t[b >>> PAGE_BITS]!;
-  if (page === ZERO_PAGE) {
-    page = new Int32Array(PAGE_SIZE);
-    t[b >>> PAGE_BITS] = page;
-  }
-  page[b & PAGE_MASK] = value;
+  return new Int32Array(buckets);
 }
 
 /** Options of {@link Dict}. */
@@ -197,10 +168,9 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
   #used0 = 0;
   #size = 0;
 
-  /** The table the next grow will use, filled ahead a page at a time; its size, pages filled. */
+  /** The table the next grow will use, allocated at half load, and its size (0 when none). */
   #spare: Table = NO_TABLE;
   #spareBuckets = 0;
-  #spareFilled = 0;
 
   /** Per chunk: `[key, value, next slot + 1]` per slot. */
   #kv: unknown[][] = [];
@@ -272,10 +242,10 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     let p: number;
     if (this.#rehashIndex < 0) {
       const b = h & this.#mask0;
-      p = this.#heads0[b >>> PAGE_BITS]![b & PAGE_MASK]!;
+      p = this.#heads0[b]!;
     } else {
       this.#step(h);
-      p = this.#rehashIndex < 0 ? head(this.#heads0, h & this.#mask0) : head(this.#heads1, h & this.#mask1);
+      p = this.#rehashIndex < 0 ? this.#heads0[h & this.#mask0]! : this.#heads1[h & this.#mask1]!;
     }
     const bits = this.#chunkBits;
     const cmask = this.#chunkMask;
@@ -299,8 +269,8 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
 
   /**
    * Stores `value` under `key` and returns this dict (Redis SET / HSET). A `Uint8Array` key is
-   * copied. Complexity: O(1) expected, amortised no allocation (a slot chunk or a 64 KiB page of
-   * bucket heads now and then, including the next grow's pages ahead of time); side effects: one
+   * copied. Complexity: O(1) expected, amortised no allocation (a slot chunk now and then, and the
+   * next grow's table when half load is reached); side effects: one
    * rehash step while rehashing, and it may start a grow (which copies nothing).
    * @throws TypeError when `key` is not a string, number, bigint or Uint8Array.
    */
@@ -320,10 +290,10 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     let p: number;
     if (this.#rehashIndex < 0) {
       const b = h & this.#mask0;
-      p = this.#heads0[b >>> PAGE_BITS]![b & PAGE_MASK]!;
+      p = this.#heads0[b]!;
     } else {
       this.#step(h);
-      p = this.#rehashIndex < 0 ? head(this.#heads0, h & this.#mask0) : head(this.#heads1, h & this.#mask1);
+      p = this.#rehashIndex < 0 ? this.#heads0[h & this.#mask0]! : this.#heads1[h & this.#mask1]!;
     }
     const bits = this.#chunkBits;
     const cmask = this.#chunkMask;
@@ -357,12 +327,12 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     this.#hashes[c]![s & this.#chunkMask] = h;
     if (this.#rehashIndex >= 0) {
       const b = h & this.#mask1;
-      kv[o + 2] = head(this.#heads1, b);
-      setHead(this.#heads1, b, s + 1);
+      kv[o + 2] = this.#heads1[b]!;
+      this.#heads1[b] = s + 1;
     } else {
       const b = h & this.#mask0;
-      kv[o + 2] = head(this.#heads0, b);
-      setHead(this.#heads0, b, s + 1);
+      kv[o + 2] = this.#heads0[b]!;
+      this.#heads0[b] = s + 1;
       this.#used0++;
     }
     this.#size++;
@@ -393,14 +363,14 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     const bits = this.#chunkBits;
     const cmask = this.#chunkMask;
     let prev = -1;
-    let p = head(heads, b);
+    let p = heads[b]!;
     while (p !== 0) {
       const s = p - 1;
       const kv = this.#kv[s >>> bits]!;
       const o = (s & cmask) * 3;
       const k = kv[o];
       if (k === key || (!exact && this.#hashes[s >>> bits]![s & cmask] === h && slowKeyEquals(k, key))) {
-        if (prev < 0) setHead(heads, b, kv[o + 2] as number);
+        if (prev < 0) heads[b] = kv[o + 2] as number;
         else this.#kv[prev >>> bits]![(prev & cmask) * 3 + 2] = kv[o + 2];
         if (!rehashing) this.#used0--;
         this.#size--;
@@ -421,7 +391,6 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
   clear(): void {
     this.#spare = NO_TABLE;
     this.#spareBuckets = 0;
-    this.#spareFilled = 0;
     this.#heads0 = newTable(MIN_BUCKETS);
     this.#mask0 = MIN_BUCKETS - 1;
     this.#heads1 = NO_TABLE;
@@ -529,10 +498,10 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
       const span = size0 + this.#mask1 + 1 - this.#rehashIndex;
       while (p === 0) {
         const i = this.#rehashIndex + Math.floor((rand() / 4294967296) * span);
-        p = i >= size0 ? head(this.#heads1, i - size0) : head(this.#heads0, i);
+        p = i >= size0 ? this.#heads1[i - size0]! : this.#heads0[i]!;
       }
     } else {
-      while (p === 0) p = head(this.#heads0, rand() & this.#mask0);
+      while (p === 0) p = this.#heads0[rand() & this.#mask0]!;
     }
     let len = 0;
     for (let q = p; q !== 0; q = this.#nextOf(q - 1)) len++;
@@ -553,7 +522,7 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     for (const [heads, buckets] of tables) {
       for (let b = 0; b < buckets; b++) {
         let len = 0;
-        for (let p = head(heads, b); p !== 0; p = this.#nextOf(p - 1)) len++;
+        for (let p = heads[b]!; p !== 0; p = this.#nextOf(p - 1)) len++;
         if (len > 0) nonEmpty++;
         if (len > maxChain) maxChain = len;
       }
@@ -584,12 +553,11 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     const cmask = this.#chunkMask;
     const seen = new Uint8Array(this.#highWater);
     const rehashing = this.#rehashIndex >= 0;
-    const tableLength = (t: Table) => (t.length === 1 ? t[0]!.length : t.length * PAGE_SIZE);
-    if (tableLength(this.#heads0) !== this.#mask0 + 1) fail("table 0 length ≠ mask + 1");
+    if (this.#heads0.length !== this.#mask0 + 1) fail("table 0 length ≠ mask + 1");
     if ((this.#mask0 & (this.#mask0 + 1)) !== 0 || this.#mask0 + 1 < MIN_BUCKETS) fail("table 0 size");
     if (!rehashing && this.#heads1.length !== 0) fail("table 1 allocated while not rehashing");
     if (rehashing) {
-      if (tableLength(this.#heads1) !== this.#mask1 + 1 || (this.#mask1 & (this.#mask1 + 1)) !== 0)
+      if (this.#heads1.length !== this.#mask1 + 1 || (this.#mask1 & (this.#mask1 + 1)) !== 0)
         fail("table 1 size");
       if (this.#rehashIndex > this.#mask0) fail("rehashIndex past table 0");
     }
@@ -597,16 +565,13 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     let counts = [0, 0];
     const tables: [Table, number][] = [[this.#heads0, this.#mask0]];
     if (rehashing) tables.push([this.#heads1, this.#mask1]);
-    if (ZERO_PAGE.some((x) => x !== 0)) fail("the shared zero page was written");
-    if (tableLength(this.#spare) !== (this.#spare.length === 0 ? 0 : this.#spareBuckets)) fail("spare table size");
-    if (this.#spareFilled > this.#spare.length) fail("spare table overfilled");
-    for (const page of this.#spare) if (page.some((x) => x !== 0)) fail("a spare table page was written");
+    if (this.#spare.length !== this.#spareBuckets) fail("spare table size");
+    if (this.#spare.some((x) => x !== 0)) fail("the spare table was written");
     tables.forEach(([heads, mask], t) => {
       for (let b = 0; b <= mask; b++) {
-        if (t === 0 && rehashing && b < this.#rehashIndex && head(heads, b) !== 0)
-          fail(`migrated bucket ${b} not empty`);
+        if (t === 0 && rehashing && b < this.#rehashIndex && heads[b]! !== 0) fail(`migrated bucket ${b} not empty`);
         let guard = 0;
-        for (let p = head(heads, b); p !== 0; p = this.#nextOf(p - 1)) {
+        for (let p = heads[b]!; p !== 0; p = this.#nextOf(p - 1)) {
           const s = p - 1;
           if (s < 0 || s >= this.#highWater) fail(`slot ${s} out of range`);
           if (seen[s]) fail(`slot ${s} on two chains or a cycle`);
@@ -651,7 +616,7 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     if (this.#rehashIndex >= 0) this.#step(h);
     const bits = this.#chunkBits;
     const cmask = this.#chunkMask;
-    let p = this.#rehashIndex >= 0 ? head(this.#heads1, h & this.#mask1) : head(this.#heads0, h & this.#mask0);
+    let p = this.#rehashIndex >= 0 ? this.#heads1[h & this.#mask1]! : this.#heads0[h & this.#mask0]!;
     while (p !== 0) {
       const s = p - 1;
       const kv = this.#kv[s >>> bits]!;
@@ -671,7 +636,7 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     // Keys that `===` cannot match (NaN, byte arrays) take the hash-checked slow comparison.
     // Everything else compares the key first, which reads only the key's own array.
     const slow = typeof key === "object" || Number.isNaN(key);
-    let p = rehashing ? head(this.#heads1, h & this.#mask1) : head(this.#heads0, h & this.#mask0);
+    let p = rehashing ? this.#heads1[h & this.#mask1]! : this.#heads0[h & this.#mask0]!;
     while (p !== 0) {
       const s = p - 1;
       const kv = this.#kv[s >>> bits]!;
@@ -692,7 +657,7 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     // on exit the key's table-0 bucket is migrated or there is no rehash.
     while (this.#rehashIndex >= 0) {
       const b = h & this.#mask0;
-      if (b < this.#rehashIndex || head(this.#heads0, b) === 0) return;
+      if (b < this.#rehashIndex || this.#heads0[b]! === 0) return;
       this.#moveBucket(b);
       if (this.#used0 !== 0) return;
       this.#finishRehash();
@@ -705,11 +670,11 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     const last = this.#mask0;
     let visits = EMPTY_VISITS;
     let i = this.#rehashIndex;
-    while (i <= last && head(heads0, i) === 0) {
+    while (i <= last && heads0[i]! === 0) {
       i++;
       if (--visits === 0) break;
     }
-    if (i <= last && head(heads0, i) !== 0) {
+    if (i <= last && heads0[i]! !== 0) {
       this.#moveBucket(i);
       i++;
     }
@@ -723,38 +688,33 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     const cmask = this.#chunkMask;
     const heads1 = this.#heads1;
     const mask1 = this.#mask1;
-    let p = head(this.#heads0, b);
-    setHead(this.#heads0, b, 0);
+    let p = this.#heads0[b]!;
+    this.#heads0[b] = 0;
     while (p !== 0) {
       const s = p - 1;
       const kv = this.#kv[s >>> bits]!;
       const o = (s & cmask) * 3 + 2;
       const next = kv[o] as number;
       const b1 = this.#hashes[s >>> bits]![s & cmask]! & mask1;
-      kv[o] = head(heads1, b1);
-      setHead(heads1, b1, p);
+      kv[o] = heads1[b1]!;
+      heads1[b1] = p;
       this.#used0--;
       p = next;
     }
   }
 
-  /** Allocates one more page of the table the next grow (to twice the buckets) will use. */
+  /** Allocates the table the next grow (to twice the buckets) will use, once per size. */
   #fillSpare(): void {
     const buckets = (this.#mask0 + 1) * 2;
-    if (buckets <= PAGE_SIZE || buckets > MAX_BUCKETS) return;
-    if (this.#spareBuckets !== buckets) {
-      this.#spare = newTable(buckets);
-      this.#spareBuckets = buckets;
-      this.#spareFilled = 0;
-    }
-    if (this.#spareFilled < this.#spare.length) this.#spare[this.#spareFilled++] = new Int32Array(PAGE_SIZE);
+    if (buckets > MAX_BUCKETS || this.#spareBuckets === buckets) return;
+    this.#spare = newTable(buckets);
+    this.#spareBuckets = buckets;
   }
 
   #startResize(buckets: number): void {
     this.#heads1 = buckets === this.#spareBuckets ? this.#spare : newTable(buckets);
     this.#spare = NO_TABLE;
     this.#spareBuckets = 0;
-    this.#spareFilled = 0;
     this.#mask1 = buckets - 1;
     this.#rehashIndex = 0;
   }
@@ -846,7 +806,7 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     const bits = this.#chunkBits;
     const cmask = this.#chunkMask;
     const emit = (heads: Table, b: number) => {
-      for (let p = head(heads, b); p !== 0; ) {
+      for (let p = heads[b]!; p !== 0; ) {
         const s = p - 1;
         const kv = this.#kv[s >>> bits]!;
         out.push(this.#outKey(kv[(s & cmask) * 3]));
