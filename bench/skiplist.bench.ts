@@ -72,6 +72,7 @@ const load = async <T>(name: string): Promise<T> => {
 
 const BATCH = 1000;
 const LIKE_FOR_LIKE = "sorted-btree + Map member → score (ZADD's work)";
+const SDSL_BY_MEMBER = "js-sdsl find(Map.get(member)).index [rank of a member, like for like]";
 
 interface Inputs {
   n: number;
@@ -284,12 +285,19 @@ async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
     { baseline: "sorted-btree get", batch: BATCH },
   );
 
+  // js-sdsl is keyed by score: to rank a *member* it needs the member's score first, from a map
+  // like the one SortedSet keeps. The row with that lookup is the like-for-like comparison.
+  const scoreMap = new Map<string, number>();
+  for (let i = 0; i < n; i++) scoreMap.set(members[i]!, scores[i]!);
   const rank = await compare(
     ctx,
     `rank of a member, n=${n}`,
     {
       "redstruct rank(member)": () => {
         for (let i = 0; i < BATCH; i++) sink += ours.rank(mem(i))!;
+      },
+      [SDSL_BY_MEMBER]: () => {
+        for (let i = 0; i < BATCH; i++) sink += sdsl.find(scoreMap.get(mem(i))!).index;
       },
       "redstruct countByScore(-inf, s) [rank by score]": () => {
         for (let i = 0; i < BATCH; i++)
@@ -498,8 +506,12 @@ const suite: Suite = {
           ratio(r.byRank, "redstruct at(i)", "functional-red-black-tree at(i)"),
         ],
         [
-          "rank of a member ≥ 1× js-sdsl iterator index",
+          "rank of a member ≥ 1× js-sdsl iterator index (js-sdsl handed the score)",
           ratio(r.rank, "redstruct rank(member)", "js-sdsl find(key).index"),
+        ],
+        [
+          "rank of a member ≥ 1× js-sdsl iterator index (js-sdsl looks the member's score up first)",
+          ratio(r.rank, "redstruct rank(member)", SDSL_BY_MEMBER),
         ],
         [
           "by-position vs js-sdsl getElementByPos (gap)",
