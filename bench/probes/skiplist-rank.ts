@@ -8,19 +8,12 @@
  */
 import { OrderedMap } from "@js-sdsl/ordered-map";
 import { SortedSet } from "../../src/skiplist/index.js";
+import { distinctStrings, prng } from "../lib.js";
 
 const n = 1e6;
-let state = 99;
-const random = () => {
-  state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-  return state / 2 ** 32;
-};
-const members: string[] = [];
-const scores: number[] = [];
-for (let i = 0; i < n; i++) {
-  members.push(`member:${i.toString(36)}:${(random() * 1e9) | 0}`);
-  scores.push(random());
-}
+const random = prng(99);
+const members = distinctStrings(n, 99, "member:");
+const scores = Array.from({ length: n }, () => random());
 const set = new SortedSet({ seed: 1 });
 const sdsl = new OrderedMap<number, string>([], (a, b) => a - b, true);
 const scoreOf = new Map<string, number>();

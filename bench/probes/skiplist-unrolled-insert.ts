@@ -12,6 +12,7 @@
  */
 import { createRequire } from "node:module";
 import { SortedSet } from "../../src/skiplist/index.js";
+import { distinctStrings, prng } from "../lib.js";
 
 interface OrderedMap {
   set(key: number, value: string): unknown;
@@ -198,17 +199,9 @@ class UnrolledSkipList {
 }
 
 const n = 1e6;
-let state = 42;
-const random = () => {
-  state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-  return state / 2 ** 32;
-};
-const members: string[] = [];
-const scores: number[] = [];
-for (let i = 0; i < n; i++) {
-  members.push(`m:${i.toString(36)}`);
-  scores.push(random());
-}
+const random = prng(42);
+const members = distinctStrings(n, 42, "m:");
+const scores = Array.from({ length: n }, () => random());
 const times: Record<string, number[]> = {};
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const time = (name: string, build: () => void) => {
