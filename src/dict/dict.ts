@@ -171,9 +171,8 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
   #used0 = 0;
   #size = 0;
 
-  /** The table the next grow will use, allocated at half load, and its size (0 when none). */
+  /** The table the next grow will use, allocated at half load (NO_TABLE, length 0, when none). */
   #spare: Table = NO_TABLE;
-  #spareBuckets = 0;
 
   /** Per chunk: `[key, value, next slot + 1]` per slot. */
   #kv: unknown[][] = [];
@@ -393,7 +392,6 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
    */
   clear(): void {
     this.#spare = NO_TABLE;
-    this.#spareBuckets = 0;
     this.#heads0 = newTable(MIN_BUCKETS);
     this.#mask0 = MIN_BUCKETS - 1;
     this.#heads1 = NO_TABLE;
@@ -567,7 +565,6 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     let counts = [0, 0];
     const tables: [Table, number][] = [[this.#heads0, this.#mask0]];
     if (rehashing) tables.push([this.#heads1, this.#mask1]);
-    if (this.#spare.length !== this.#spareBuckets) fail("spare table size");
     if (this.#spare.some((x) => x !== 0)) fail("the spare table was written");
     tables.forEach(([heads, mask], t) => {
       for (let b = 0; b <= mask; b++) {
@@ -708,15 +705,13 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
   /** Allocates the table the next grow (to twice the buckets) will use, once per size. */
   #fillSpare(): void {
     const buckets = (this.#mask0 + 1) * 2;
-    if (buckets > MAX_BUCKETS || this.#spareBuckets === buckets) return;
+    if (buckets > MAX_BUCKETS || this.#spare.length === buckets) return;
     this.#spare = newTable(buckets);
-    this.#spareBuckets = buckets;
   }
 
   #startResize(buckets: number): void {
-    this.#heads1 = buckets === this.#spareBuckets ? this.#spare : newTable(buckets);
+    this.#heads1 = buckets === this.#spare.length ? this.#spare : newTable(buckets);
     this.#spare = NO_TABLE;
-    this.#spareBuckets = 0;
     this.#mask1 = buckets - 1;
     this.#rehashIndex = 0;
   }
