@@ -48,7 +48,7 @@
  * flags u8 = 0, blocks u64, items u64, capacity u64, errorRate f64, then the 16·B words as u32.
  * Everything is validated on read.
  */
-import type { Element } from "../hash/element.js";
+import type { Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { formatError, rangeError, typeError } from "../internal/errors.js";
 import { checkFillCounters, itemsAfterMerge, mergeWords, popcount } from "./filter.js";
@@ -197,8 +197,8 @@ export class BlockedBloomFilter {
    * A filter sized for exactly the given values at `errorRate`, holding them. O(n·k).
    * @throws RangeError for a bad errorRate.
    */
-  static from(values: Iterable<Element>, errorRate: number): BlockedBloomFilter {
-    const list = Array.isArray(values) ? (values as Element[]) : Array.from(values);
+  static from(values: Iterable<Item>, errorRate: number): BlockedBloomFilter {
+    const list = Array.isArray(values) ? (values as Item[]) : Array.from(values);
     const filter = new BlockedBloomFilter({ capacity: Math.max(1, list.length), errorRate });
     for (const v of list) filter.add(v);
     return filter;
@@ -253,7 +253,7 @@ export class BlockedBloomFilter {
    * (probably) present before — BF.ADD's 1. O(k + |value|), one cache line, no allocation.
    * @throws TypeError when `value` is not a string, number, bigint or Uint8Array.
    */
-  add(value: Element): boolean {
+  add(value: Item): boolean {
     hashElement(value);
     const words = this.#words;
     // Block ⌊h1·B/2^64⌋ < B ≤ 2^22 − 1, so its first word index (×16) is an int32.
@@ -285,7 +285,7 @@ export class BlockedBloomFilter {
    * false negative. O(k + |value|), one cache line, stops at the first clear bit, no side effect,
    * no allocation.
    */
-  has(value: Element): boolean {
+  has(value: Item): boolean {
     hashElement(value);
     const words = this.#words;
     const base = ((H[1]! * this.#scaleHi + H[0]! * this.#scaleLo) | 0) << 4;
@@ -300,12 +300,12 @@ export class BlockedBloomFilter {
   }
 
   /** Adds every value; element i of the result is what `add(values[i])` returned — BF.MADD. O(Σ). */
-  addAll(values: Iterable<Element>): boolean[] {
+  addAll(values: Iterable<Item>): boolean[] {
     return Array.from(values, (v) => this.add(v));
   }
 
   /** `has` for every value — BF.MEXISTS. O(Σ), no side effect. */
-  hasAll(values: Iterable<Element>): boolean[] {
+  hasAll(values: Iterable<Item>): boolean[] {
     return Array.from(values, (v) => this.has(v));
   }
 

@@ -23,7 +23,7 @@
  * none), then the ⌈m/32⌉ words as u32. Everything is validated on read, including that the padding
  * bits are clear and the item count is plausible.
  */
-import type { Element } from "../hash/element.js";
+import type { Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
 import { H, HASHING_SCHEME, hashElement, RING_BITS, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
@@ -173,8 +173,8 @@ export class BloomFilter {
    * A filter sized for exactly the given values at `errorRate`, holding them. O(n·k).
    * @throws RangeError for a bad errorRate or an empty input.
    */
-  static from(values: Iterable<Element>, errorRate: number): BloomFilter {
-    const list = Array.isArray(values) ? (values as Element[]) : Array.from(values);
+  static from(values: Iterable<Item>, errorRate: number): BloomFilter {
+    const list = Array.isArray(values) ? (values as Item[]) : Array.from(values);
     const filter = new BloomFilter({ capacity: Math.max(1, list.length), errorRate });
     for (const v of list) filter.add(v);
     return filter;
@@ -222,7 +222,7 @@ export class BloomFilter {
    * (probably) present before — BF.ADD's 1. O(k + |value|), no allocation.
    * @throws TypeError when `value` is not a string, number, bigint or Uint8Array.
    */
-  add(value: Element): boolean {
+  add(value: Item): boolean {
     hashElement(value);
     return this._addHashed();
   }
@@ -232,18 +232,18 @@ export class BloomFilter {
    * false negative; false positives at about {@link falsePositiveRate}. O(k + |value|), stops at the
    * first clear bit, no side effect, no allocation.
    */
-  has(value: Element): boolean {
+  has(value: Item): boolean {
     hashElement(value);
     return this._hasHashed();
   }
 
   /** Adds every value; element i of the result is what `add(values[i])` returned — BF.MADD. O(Σ). */
-  addAll(values: Iterable<Element>): boolean[] {
+  addAll(values: Iterable<Item>): boolean[] {
     return Array.from(values, (v) => this.add(v));
   }
 
   /** `has` for every value — BF.MEXISTS. O(Σ), no side effect. */
-  hasAll(values: Iterable<Element>): boolean[] {
+  hasAll(values: Iterable<Item>): boolean[] {
     return Array.from(values, (v) => this.has(v));
   }
 

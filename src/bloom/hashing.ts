@@ -34,7 +34,7 @@
  * The exact path's scale factors are shrunk by 2^-48 (relative) so that float rounding can never
  * produce a = m; that moves no position by more than m·2^-48 < 1 bit.
  */
-import type { Element } from "../hash/element.js";
+import type { Item } from "../hash/element.js";
 import { murmur3_128x86Into } from "../hash/murmur3.js";
 import type { ByteReader } from "../internal/bytes.js";
 import { formatError } from "../internal/errors.js";
@@ -67,7 +67,7 @@ export const RING_BITS = 2 ** 25;
 export const H = new Uint32Array(4);
 
 /** Hashes `value` into {@link H}. No allocation in the steady state. @throws TypeError for a non-element. */
-export function hashElement(value: Element): void {
+export function hashElement(value: Item): void {
   murmur3_128x86Into(value, H, SEED);
 }
 

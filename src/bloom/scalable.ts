@@ -25,7 +25,7 @@
  * non-scaling), two zero bytes, capacity u64, errorRate f64, tightening f64, expansion u32, link
  * count u32, then each link in BloomFilter's own serialized form.
  */
-import type { Element } from "../hash/element.js";
+import type { Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
 import { BloomFilter, HEADER_BYTES } from "./filter.js";
@@ -161,7 +161,7 @@ export class ScalableBloomFilter {
    * @throws TypeError for a non-element; RangeError when full and non-scaling, or when the next
    *   link would need 2^31 bits or more.
    */
-  add(value: Element): boolean {
+  add(value: Item): boolean {
     hashElement(value);
     const links = this.#links;
     const top = links.length - 1;
@@ -188,7 +188,7 @@ export class ScalableBloomFilter {
    * false negative; false positives at most errorRate. O(L·k + |value|), newest link first, no
    * side effect.
    */
-  has(value: Element): boolean {
+  has(value: Item): boolean {
     hashElement(value);
     const links = this.#links;
     for (let i = links.length - 1; i >= 0; i--) if (links[i]!._hasHashed()) return true;
@@ -196,12 +196,12 @@ export class ScalableBloomFilter {
   }
 
   /** `add` for each value, in order — BF.MADD. Stops at the first error (earlier adds stay). */
-  addAll(values: Iterable<Element>): boolean[] {
+  addAll(values: Iterable<Item>): boolean[] {
     return Array.from(values, (v) => this.add(v));
   }
 
   /** `has` for each value — BF.MEXISTS. No side effect. */
-  hasAll(values: Iterable<Element>): boolean[] {
+  hasAll(values: Iterable<Item>): boolean[] {
     return Array.from(values, (v) => this.has(v));
   }
 

@@ -13,8 +13,11 @@
  */
 import { typeError } from "../internal/errors.js";
 
-/** What every structure accepts as an element. */
-export type Element = string | number | bigint | Uint8Array;
+/**
+ * What every structure accepts as an element. Named `Item` rather than `Element` so that importing it
+ * never shadows the DOM's `Element` in browser code.
+ */
+export type Item = string | number | bigint | Uint8Array;
 
 const encoder = new TextEncoder();
 
@@ -23,7 +26,7 @@ const encoder = new TextEncoder();
  * bigints, the array itself (not a copy) for a `Uint8Array`.
  * @throws TypeError for any other type.
  */
-export function utf8(value: Element): Uint8Array {
+export function utf8(value: Item): Uint8Array {
   if (typeof value === "string") return encoder.encode(value);
   if (value instanceof Uint8Array) return value;
   if (typeof value === "number" || typeof value === "bigint") return encoder.encode(String(value));
@@ -36,9 +39,9 @@ export type Source = string | Uint8Array;
 /**
  * The form of an element the hash cores read directly: strings as they are (read with
  * `charCodeAt`, no copy), numbers and bigints as their decimal string, byte arrays as they are.
- * @throws TypeError when `value` is not an {@link Element}.
+ * @throws TypeError when `value` is not an {@link Item}.
  */
-export function sourceOf(value: Element): Source {
+export function sourceOf(value: Item): Source {
   if (typeof value === "string" || value instanceof Uint8Array) return value;
   if (typeof value === "number" || typeof value === "bigint") return String(value);
   throw typeError("hash", "element", value, "a string, number, bigint or Uint8Array");

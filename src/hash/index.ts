@@ -2,7 +2,7 @@
  * `redstruct/hash` — the one hashing module every structure uses.
  * @module
  */
-export { type Element, utf8 } from "./element.js";
+export { type Item, utf8 } from "./element.js";
 export { murmur3_32, murmur3_128, murmur3_128x86Into } from "./murmur3.js";
 export { murmur64a, murmur64aInto, REDIS_HLL_SEED } from "./murmur64a.js";
 export {

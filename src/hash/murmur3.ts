@@ -9,7 +9,7 @@
  */
 import murmurHash3 from "murmurhash3js-revisited";
 import {
-  type Element,
+  type Item,
   encodeScratch,
   type Source,
   scratchBytes,
@@ -57,7 +57,7 @@ export function murmur3_32Source(src: Source, len: number, seed: number): number
  * MurmurHash3 x86_32 of an element's bytes, as an unsigned 32-bit number. Allocation-free.
  * Bit-identical to `murmurHash3.x86.hash32(utf8(value), seed)` from murmurhash3js-revisited.
  */
-export function murmur3_32(value: Element, seed = 0): number {
+export function murmur3_32(value: Item, seed = 0): number {
   const src = sourceOf(value);
   const h = murmur3_32Source(src, src.length, seed);
   return h >= 0 ? h : murmur3_32Source(scratchBytes(), encodeScratch(src as string), seed);
@@ -68,7 +68,7 @@ export function murmur3_32(value: Element, seed = 0): number {
  * murmurhash3js-revisited returns (h1 then h2, each 16 hex digits, big-endian digit order).
  * Not a hot path: it allocates. Use `BigInt("0x" + hex)` for a number.
  */
-export function murmur3_128(value: Element, seed = 0): string {
+export function murmur3_128(value: Item, seed = 0): string {
   return murmurHash3.x64.hash128(utf8(value), seed >>> 0);
 }
 
@@ -215,7 +215,7 @@ function x86_128Ascii(s: string, seed: number, out: Uint32Array | Int32Array): b
  * hex string is h1‖h2‖h3‖h4, each as 8 big-endian hex digits.
  * @param seed 32-bit seed (default 0)
  */
-export function murmur3_128x86Into(value: Element, out: Uint32Array | Int32Array, seed = 0): void {
+export function murmur3_128x86Into(value: Item, out: Uint32Array | Int32Array, seed = 0): void {
   const src = sourceOf(value);
   if (typeof src !== "string") x86_128Bytes(src, src.length, seed | 0, out);
   else if (!x86_128Ascii(src, seed | 0, out)) x86_128Bytes(scratchBytes(), encodeScratch(src), seed | 0, out);

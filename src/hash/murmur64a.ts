@@ -7,7 +7,7 @@
  * h ^= k; h *= m`, then the 1–7 byte tail and the final avalanche `h ^= h >> 47; h *= m; h ^= h >> 47`.
  * Verified against the reference C compiled by test/vectors/generate.sh.
  */
-import { type Element, encodeScratch, scratchBytes, sourceOf } from "./element.js";
+import { type Item, encodeScratch, scratchBytes, sourceOf } from "./element.js";
 import { joinBigInt, splitBigInt } from "./int64.js";
 
 const M_HI = 0xc6a4a793 | 0;
@@ -135,7 +135,7 @@ function murmur64aAscii(s: string, seedHi: number, seedLo: number, out: Uint32Ar
  * @param seedHi high 32 bits of the seed (Redis HLL: 0)
  * @param seedLo low 32 bits of the seed (Redis HLL: 0xadc83b19)
  */
-export function murmur64aInto(value: Element, out: Uint32Array, seedHi = 0, seedLo = 0xadc83b19): void {
+export function murmur64aInto(value: Item, out: Uint32Array, seedHi = 0, seedLo = 0xadc83b19): void {
   const src = sourceOf(value);
   if (typeof src === "string") {
     if (murmur64aAscii(src, seedHi | 0, seedLo | 0, out)) return;
@@ -152,7 +152,7 @@ const pair = new Uint32Array(2);
  * @param seed 64-bit seed; defaults to Redis's HyperLogLog seed 0xadc83b19.
  * @example murmur64a("hello") // same as Redis's MurmurHash64A("hello", 5, 0xadc83b19)
  */
-export function murmur64a(value: Element, seed: bigint = REDIS_HLL_SEED): bigint {
+export function murmur64a(value: Item, seed: bigint = REDIS_HLL_SEED): bigint {
   const [hi, lo] = splitBigInt(seed);
   murmur64aInto(value, pair, hi, lo);
   return joinBigInt(pair[1]!, pair[0]!);

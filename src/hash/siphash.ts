@@ -13,7 +13,7 @@
  */
 import { rangeError, typeError } from "../internal/errors.js";
 import {
-  type Element,
+  type Item,
   encodeScratch,
   type Source,
   scratchBytes,
@@ -235,7 +235,7 @@ function sipHash13Ascii(s: string, key: SipKey, out: Uint32Array): boolean {
 }
 
 /** SipHash-c-d of an element into `out`, taking the UTF-8 slow path for non-ASCII strings. */
-function sipHashInto(value: Element, key: SipKey, cRounds: number, dRounds: number, out: Uint32Array): void {
+function sipHashInto(value: Item, key: SipKey, cRounds: number, dRounds: number, out: Uint32Array): void {
   const src = sourceOf(value);
   if (!sipHashSource(src, src.length, key, cRounds, dRounds, out)) {
     sipHashSource(scratchBytes(), encodeScratch(src as string), key, cRounds, dRounds, out);
@@ -273,20 +273,20 @@ export function sipKeyFromBytes(bytes: Uint8Array): SipKey {
  * `out[1]` high). No allocation, no BigInt. The key is not validated here (hot path): build it with
  * {@link randomSipKey} or {@link sipKeyFromBytes}.
  */
-export function siphash13Into(value: Element, key: SipKey, out: Uint32Array): void {
+export function siphash13Into(value: Item, key: SipKey, out: Uint32Array): void {
   if (typeof value !== "string" || !sipHash13Ascii(value, key, out)) sipHashInto(value, key, 1, 3, out);
 }
 
 const pair = new Uint32Array(2);
 
 /** SipHash-1-3 (Redis's dict hash) of an element's bytes, as an unsigned 64-bit bigint. */
-export function siphash13(value: Element, key: SipKey): bigint {
+export function siphash13(value: Item, key: SipKey): bigint {
   siphash13Into(value, checkKey(key), pair);
   return joinBigInt(pair[1]!, pair[0]!);
 }
 
 /** SipHash-2-4 (the original parameters) of an element's bytes, as an unsigned 64-bit bigint. */
-export function siphash24(value: Element, key: SipKey): bigint {
+export function siphash24(value: Item, key: SipKey): bigint {
   sipHashInto(value, checkKey(key), 2, 4, pair);
   return joinBigInt(pair[1]!, pair[0]!);
 }

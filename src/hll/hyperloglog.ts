@@ -28,7 +28,7 @@
  * entries, no allocation in either (except when the sparse array doubles); `count` O(m) (cached
  * until the next change); `merge` O(m); serialization O(m).
  */
-import { type Element, murmur64aInto } from "../hash/index.js";
+import { type Item, murmur64aInto } from "../hash/index.js";
 import { checkInteger, rangeError, typeError } from "../internal/errors.js";
 import { classicEstimate, ertlEstimate } from "./estimators.js";
 import { decodeRedis, encodeRedisDense, encodeRedisSparse, REDIS_PRECISION } from "./redis.js";
@@ -137,7 +137,7 @@ export class HyperLogLog {
   }
 
   /** A sketch holding every element of `values`. O(n). */
-  static from(values: Iterable<Element>, options?: HyperLogLogOptions): HyperLogLog {
+  static from(values: Iterable<Item>, options?: HyperLogLogOptions): HyperLogLog {
     const h = new HyperLogLog(options);
     for (const v of values) h.add(v);
     return h;
@@ -182,7 +182,7 @@ export class HyperLogLog {
    * Complexity: O(length of the element) to hash, then O(1) dense / O(log k + k) sparse.
    * @throws TypeError when `value` is not a string, number, bigint or Uint8Array.
    */
-  add(value: Element): boolean {
+  add(value: Item): boolean {
     murmur64aInto(value, hash, 0, 0xadc83b19);
     return this.addHash(hash[0]!, hash[1]!);
   }
@@ -191,7 +191,7 @@ export class HyperLogLog {
    * Adds every element. Redis: `PFADD key e1 e2 …`.
    * @returns true when at least one register changed. O(n).
    */
-  addAll(values: Iterable<Element>): boolean {
+  addAll(values: Iterable<Item>): boolean {
     let changed = false;
     for (const v of values) if (this.add(v)) changed = true;
     return changed;

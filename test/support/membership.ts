@@ -1,8 +1,8 @@
 import { expect } from "vitest";
-import type { Element } from "../../src/hash/index.js";
+import type { Item } from "../../src/hash/index.js";
 
 /** An element's identity as Redis sees it (its bytes): 42, "42" and 42n are one element. */
-export function elementKey(v: Element): string {
+export function elementKey(v: Item): string {
   return v instanceof Uint8Array ? `b:${Array.from(v).join(",")}` : `s:${String(v)}`;
 }
 
@@ -12,8 +12,8 @@ export function elementKey(v: Element): string {
  * it (BF.ADD), and the value is present afterwards. Returns how many adds returned true.
  */
 export function addAgainstSetModel(
-  filter: { add(v: Element): boolean; has(v: Element): boolean },
-  values: readonly Element[],
+  filter: { add(v: Item): boolean; has(v: Item): boolean },
+  values: readonly Item[],
 ): number {
   const seen = new Set<string>();
   let added = 0;
@@ -31,10 +31,10 @@ export function addAgainstSetModel(
 
 /** What the filter property tests need of a filter. */
 interface TestedFilter {
-  add(v: Element): boolean;
-  has(v: Element): boolean;
-  addAll(values: Iterable<Element>): boolean[];
-  hasAll(values: Iterable<Element>): boolean[];
+  add(v: Item): boolean;
+  has(v: Item): boolean;
+  addAll(values: Iterable<Item>): boolean[];
+  hasAll(values: Iterable<Item>): boolean[];
   checkInvariants(): void;
   toBytes(): Uint8Array;
   readonly size: number;
@@ -44,7 +44,7 @@ interface TestedFilter {
  * {@link addAgainstSetModel}, then: the invariants hold, `size` counts the adds that returned true
  * (BF.CARD), and every value is present, one by one and through `hasAll`.
  */
-export function expectSetModel(filter: TestedFilter, values: readonly Element[]): void {
+export function expectSetModel(filter: TestedFilter, values: readonly Item[]): void {
   const added = addAgainstSetModel(filter, values);
   filter.checkInvariants();
   expect(filter.size).toBe(added);
@@ -58,8 +58,8 @@ export function expectSetModel(filter: TestedFilter, values: readonly Element[])
  */
 export function expectBatchesMirrorSingles(
   make: () => TestedFilter,
-  a: readonly Element[],
-  b: readonly Element[],
+  a: readonly Item[],
+  b: readonly Item[],
 ): void {
   const x = make();
   const y = make();
@@ -70,8 +70,8 @@ export function expectBatchesMirrorSingles(
 
 /** What {@link expectUnionAndIntersect} needs of a filter class. */
 interface MergeableFilter<F> {
-  addAll(values: Iterable<Element>): boolean[];
-  has(v: Element): boolean;
+  addAll(values: Iterable<Item>): boolean[];
+  has(v: Item): boolean;
   clone(): F;
   union(other: F): F;
   intersect(other: F): F;
@@ -89,8 +89,8 @@ interface MergeableFilter<F> {
 export function expectUnionAndIntersect<F extends MergeableFilter<F>>(
   make: () => F,
   fromBytes: (bytes: Uint8Array) => F,
-  a: readonly Element[],
-  b: readonly Element[],
+  a: readonly Item[],
+  b: readonly Item[],
 ): void {
   const fa = make();
   const fb = make();

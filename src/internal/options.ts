@@ -1,0 +1,96 @@
+/**
+ * Checks shared by every public entry point that takes an options object, a flag or many elements.
+ *
+ * A silently ignored option is a silent bug: `new Snowflake({ workerID: 7 })` would mint worker 0's
+ * IDs in every process, `add(m, s, { NX: true })` would overwrite a score. So an options object is
+ * checked against the keys its function knows, a flag must be a real boolean, and `null` is a wrong
+ * type rather than "absent" (only `undefined` means "use the default"). Bulk methods accept a sync
+ * iterable only: an async iterable or a stream would otherwise yield nothing, and a lone string would
+ * be split into its characters.
+ */
+import { describe, typeError } from "./errors.js";
+
+/**
+ * Returns `options` (or `{}` when `undefined`) after checking that it is a plain object whose every
+ * own key is one of `known`.
+ * @throws TypeError naming the parameter when `options` is not an object (null included), and
+ *   naming the key (with the known one it most resembles) when a key is not known.
+ */
+export function checkOptions<T extends object>(
+  where: string,
+  options: T | undefined,
+  known: readonly (keyof T & string)[],
+  param = "options",
+): Partial<T> {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw typeError(where, param, options, `an object with keys ${known.join(", ")}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!(known as readonly string[]).includes(key)) {
+      const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
+      const hint = near ? ` (did you mean "${near}"?)` : "";
+      const list = known.length > 0 ? `known keys: ${known.join(", ")}` : "it takes no options";
+      throw new TypeError(`redstruct/${where}: unknown option "${key}" in ${param}${hint}; ${list}`);
+    }
+  }
+  return options;
+}
+
+/**
+ * `value` when it is a boolean, `fallback` when it is `undefined`.
+ * @throws TypeError for anything else ("yes", 1, null).
+ */
+export function checkFlag(where: string, param: string, value: unknown, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== "boolean") throw typeError(where, param, value, "a boolean (true or false)");
+  return value;
+}
+
+/**
+ * Returns `values` after checking that it is a synchronous iterable and not a lone string.
+ * @throws TypeError naming the parameter, saying what the value was (an async iterable, a string, …).
+ */
+export function checkIterable<T>(where: string, param: string, values: Iterable<T>): Iterable<T> {
+  if (typeof values === "string") {
+    throw new TypeError(
+      `redstruct/${where}: ${param} must be an iterable of elements, got the string ${describe(values)}; ` +
+        `wrap a single element in an array ([value]) to add it whole`,
+    );
+  }
+  const v = values as unknown;
+  if (v !== null && (typeof v === "object" || typeof v === "function")) {
+    if (typeof (v as Iterable<T>)[Symbol.iterator] === "function") return values;
+    if (typeof (v as AsyncIterable<T>)[Symbol.asyncIterator] === "function") {
+      throw new TypeError(
+        `redstruct/${where}: ${param} must be a synchronous iterable, got an async iterable (a stream?); ` +
+          `collect it first (for await … of) and pass an array, or add its elements one by one`,
+      );
+    }
+  }
+  throw typeError(where, param, values, "a synchronous iterable (an array, a Set, a generator)");
+}
+
+/**
+ * Returns `value` when it is an instance of `type`.
+ * @throws TypeError naming the parameter. An object of the same class name from another copy of
+ *   redstruct (the ESM and the CommonJS build both loaded, or two installs) is told apart from a
+ *   plain wrong type, since `instanceof` fails on it for a reason the caller cannot see.
+ */
+export function checkInstance<T>(
+  where: string,
+  param: string,
+  value: unknown,
+  type: abstract new (...args: never[]) => T,
+): T {
+  if (value instanceof type) return value;
+  const ctor = (value as { constructor?: { name?: unknown } } | null | undefined)?.constructor;
+  if (value !== null && typeof value === "object" && ctor?.name === type.name) {
+    throw new TypeError(
+      `redstruct/${where}: ${param} is a ${type.name} from another copy of redstruct (the ESM and the ` +
+        `CommonJS builds loaded side by side, or two installed versions); objects do not cross copies — ` +
+        `load one build, or move it with toBytes()/fromBytes()`,
+    );
+  }
+  throw typeError(where, param, value, `a ${type.name}`);
+}
