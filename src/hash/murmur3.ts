@@ -9,8 +9,8 @@
  */
 import murmurHash3 from "murmurhash3js-revisited";
 import {
-  type Item,
   encodeScratch,
+  type Item,
   type Source,
   scratchBytes,
   sourceOf,

@@ -7,7 +7,7 @@
  * h ^= k; h *= m`, then the 1–7 byte tail and the final avalanche `h ^= h >> 47; h *= m; h ^= h >> 47`.
  * Verified against the reference C compiled by test/vectors/generate.sh.
  */
-import { type Item, encodeScratch, scratchBytes, sourceOf } from "./element.js";
+import { encodeScratch, type Item, scratchBytes, sourceOf } from "./element.js";
 import { joinBigInt, splitBigInt } from "./int64.js";
 
 const M_HI = 0xc6a4a793 | 0;

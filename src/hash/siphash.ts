@@ -13,8 +13,8 @@
  */
 import { rangeError, typeError } from "../internal/errors.js";
 import {
-  type Item,
   encodeScratch,
+  type Item,
   type Source,
   scratchBytes,
   sourceOf,

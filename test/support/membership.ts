@@ -56,11 +56,7 @@ export function expectSetModel(filter: TestedFilter, values: readonly Item[]): v
  * `addAll(a)` / `hasAll(b)` on one filter return what `add` / `has` return element by element on a
  * twin (BF.MADD / BF.MEXISTS), and both end with the same bytes.
  */
-export function expectBatchesMirrorSingles(
-  make: () => TestedFilter,
-  a: readonly Item[],
-  b: readonly Item[],
-): void {
+export function expectBatchesMirrorSingles(make: () => TestedFilter, a: readonly Item[], b: readonly Item[]): void {
   const x = make();
   const y = make();
   expect(x.addAll(a)).toEqual(a.map((v) => y.add(v)));
