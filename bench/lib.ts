@@ -32,6 +32,22 @@ export interface SuiteReport {
   /** Everything measured, written to bench/results/<suite>.json. */
   data: unknown;
   charts?: Chart[];
+  /** The few ratios `npm run bench` prints in its closing console summary: what a user ran it for. */
+  headlines?: Headline[];
+}
+
+/** One line of the console summary: `structure operation` is `ratio`× `versus` (higher is better). */
+export interface Headline {
+  /** e.g. "RedisBloomFilter". */
+  structure: string;
+  /** e.g. "has, 10^6 keys". */
+  operation: string;
+  /** The baseline or peer the ratio is measured against, e.g. "bloomfilter 1.1.0". */
+  versus: string;
+  /** Throughput (or accuracy) of `structure` divided by that of `versus`, in one run. */
+  ratio: number;
+  /** The issue's goal for this ratio, when there is one (e.g. 1 for "≥ 1×"). */
+  goal?: number;
 }
 
 export interface Suite {
