@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { playwright } from "@vitest/browser-playwright";
 import { defineConfig } from "vitest/config";
 import type { BrowserCommand } from "vitest/node";
@@ -24,6 +25,21 @@ const redisStop: BrowserCommand<[number]> = async (_ctx, id) => {
   await servers.get(id)?.stop();
   servers.delete(id);
 };
+
+// The chromium project drives Debian's Chromium (never a browser downloaded by npm). Without it, say
+// what to do in one line instead of a page of Playwright stack frames.
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const requested = process.argv.flatMap((a, i, all) =>
+  a === "--project" ? [all[i + 1] ?? ""] : a.startsWith("--project=") ? [a.slice("--project=".length)] : [],
+);
+const wantsChromium = requested.length === 0 || requested.some((p) => p !== "node");
+if (wantsChromium && !existsSync(chromiumPath)) {
+  console.error(
+    `redstruct tests: no Chromium at ${chromiumPath}. Install it (apt-get install -y chromium), ` +
+      "or set CHROMIUM_PATH to a Chromium binary, or run `npm run test:node` for the Node project alone.",
+  );
+  process.exit(1);
+}
 
 const chromiumArgs = [
   "--no-sandbox",
@@ -55,7 +71,7 @@ export default defineConfig({
             headless: true,
             screenshotFailures: false,
             provider: playwright({
-              launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: chromiumArgs },
+              launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
             }),
             instances: [{ browser: "chromium" }],
             commands: { redisStart, redisPipeline, redisStop },
