@@ -4,13 +4,19 @@
  * publint and @arethetypeswrong/cli over the package. Node-only (excluded from the browser project).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "..");
-const subpaths = ["", "/hash", "/hll", "/bloom", "/skiplist", "/dict", "/idgen"];
+// Every subpath package.json exports ("." → "", "./hll" → "/hll"), so a new one is checked as it lands.
+const exportsMap = (
+  JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, unknown> }
+).exports;
+const subpaths = Object.keys(exportsMap)
+  .filter((k) => k !== "./package.json")
+  .map((k) => k.slice(1));
 let work: string;
 let tarball: string;
 
