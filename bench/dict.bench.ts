@@ -277,6 +277,9 @@ async function run(ctx: BenchContext) {
     name: "set-latency",
     spec: lineChart({
       title: `Slowest 200 single sets (min of ${trials} trials) while growing to ${latencyN.toExponential(0)} entries`,
+      caption: "each point one set: where in the fill it ran and how long it took; lower is better, goal ≤ 2 ms",
+      points: true,
+      goal: { y: 2, label: "goal: 2 ms" },
       data: lat.flatMap((l) => l.worst.map(([x, y]) => ({ x: x + 1, y: Math.max(y, 0.001), series: l.impl }))),
       xTitle: "entries before the set",
       yTitle: "ms (log)",
@@ -288,6 +291,8 @@ async function run(ctx: BenchContext) {
     name: "set-latency-percentiles",
     spec: lineChart({
       title: "Single-set latency (min of trials) by percentile: x = nines (2 = p99, 3 = p99.9 …), last point = worst",
+      caption: "lower is better; goal: worst ≤ 2 ms",
+      goal: { y: 2, label: "goal: 2 ms" },
       data: lat.flatMap((l) =>
         (
           [

@@ -171,52 +171,84 @@ export function throughputTable(title: string, rows: Row[]): string {
   )}\n`;
 }
 
-/** A line chart of y against x, one line per series; log scales optional. */
+/** A chart title with its caption: what is measured and which direction is better. */
+function titled(title: string, caption: string | undefined): ChartSpec {
+  return caption ? { text: title, subtitle: caption, subtitleColor: "#555", anchor: "start" } : { text: title };
+}
+
+/**
+ * A chart of y against x, one colour per series; log scales optional. `points` draws each sample
+ * alone (single-operation latencies, which a line would join into a trend that is not there);
+ * otherwise consecutive x of one series are joined. `caption` says what the reader looks for
+ * ("lower is better"); `goal` draws the target as a dashed rule.
+ */
 export function lineChart(options: {
   title: string;
+  caption?: string;
   data: { x: number; y: number; series: string }[];
   xTitle: string;
   yTitle: string;
   xLog?: boolean;
   yLog?: boolean;
+  points?: boolean;
+  goal?: { y: number; label: string };
   /** Extra layers (e.g. a theoretical band) in Vega-Lite form. */
   layers?: ChartSpec[];
 }): ChartSpec {
-  const line: ChartSpec = {
-    mark: { type: "line", point: true },
+  const marks: ChartSpec = {
+    mark: options.points ? { type: "point", filled: true, size: 18, opacity: 0.7 } : { type: "line", point: true },
     encoding: {
       x: { field: "x", type: "quantitative", title: options.xTitle, scale: options.xLog ? { type: "log" } : {} },
       y: { field: "y", type: "quantitative", title: options.yTitle, scale: options.yLog ? { type: "log" } : {} },
       color: { field: "series", type: "nominal", title: null },
     },
   };
+  const layers = [...(options.layers ?? []), marks];
+  if (options.goal) layers.push(...goalRule("y", options.goal.y, options.goal.label));
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: options.title,
+    title: titled(options.title, options.caption),
     width: 640,
     height: 360,
     data: { values: options.data },
-    layer: [...(options.layers ?? []), line],
+    layer: layers,
   };
 }
 
-/** A horizontal bar chart of values by name (e.g. ops/s per implementation). */
+/** A dashed rule with its label at `value` on axis `axis` (the goal of a chart). */
+function goalRule(axis: "x" | "y", value: number, label: string): ChartSpec[] {
+  const at = { [axis]: { datum: value } };
+  return [
+    { mark: { type: "rule", strokeDash: [6, 4], color: "#d62728" }, encoding: at },
+    {
+      mark: { type: "text", color: "#d62728", align: "left", dx: 4, dy: -6 },
+      encoding: { ...at, text: { value: label } },
+    },
+  ];
+}
+
+/** A horizontal bar chart of values by name (e.g. ops/s per implementation); `goal` as on {@link lineChart}. */
 export function barChart(options: {
   title: string;
+  caption: string;
   data: { name: string; value: number }[];
   valueTitle: string;
+  goal?: { value: number; label: string };
 }): ChartSpec {
-  return {
-    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: options.title,
-    width: 560,
-    height: { step: 24 },
-    data: { values: options.data },
+  const bars: ChartSpec = {
     mark: "bar",
     encoding: {
       y: { field: "name", type: "nominal", sort: "-x", title: null },
       x: { field: "value", type: "quantitative", title: options.valueTitle },
     },
+  };
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title: titled(options.title, options.caption),
+    width: 560,
+    height: { step: 24 },
+    data: { values: options.data },
+    layer: options.goal ? [bars, ...goalRule("x", options.goal.value, options.goal.label)] : [bars],
   };
 }
 
@@ -224,6 +256,7 @@ export function barChart(options: {
 export function throughputChart(title: string, rows: Row[]): ChartSpec {
   return barChart({
     title,
+    caption: "operations per second, higher is better; all bars measured in one run",
     data: rows.map((r) => ({ name: r.name, value: r.opsPerSec })),
     valueTitle: "operations per second",
   });

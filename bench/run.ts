@@ -1,7 +1,9 @@
 /**
- * `npm run bench [-- --full] [suite …]`: runs every bench/*.bench.ts suite (or the named ones) and
- * writes bench/results/<suite>.json, bench/results/<suite>-<chart>.svg and the Markdown summary
- * bench/results/README.md (merged with the sections of suites not run this time).
+ * `npm run bench [-- --full] [--record] [suite …]`: runs every bench/*.bench.ts suite (or the named
+ * ones), prints progress while it runs and a summary table of the headline ratios at the end, and
+ * writes <suite>.json, <suite>-<chart>.svg and a Markdown summary README.md (merged with the sections
+ * of suites not run this time) into bench/results/latest/, which git ignores. With `--record` it
+ * writes the results of record into bench/results/ instead, which docs/benchmarks.md quotes.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -9,13 +11,17 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import * as vega from "vega";
 import { compile } from "vega-lite";
-import type { BenchContext, Suite } from "./lib.js";
+import { type BenchContext, type Headline, markdownTable, type Suite } from "./lib.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const resultsDir = join(here, "results");
 const args = process.argv.slice(2);
+const known = new Set(["--full", "--record"]);
+const unknown = args.filter((a) => a.startsWith("--") && !known.has(a));
+if (unknown.length > 0) throw new Error(`unknown flag ${unknown.join(", ")}; known: ${[...known].join(", ")}`);
 const full = args.includes("--full");
+const record = args.includes("--record");
 const wanted = args.filter((a) => !a.startsWith("--"));
+const resultsDir = join(here, "results", ...(record ? [] : ["latest"]));
 
 if (!(globalThis as { gc?: unknown }).gc) {
   console.log("(memory figures need --expose-gc; npm run bench passes it)");
@@ -48,6 +54,7 @@ async function renderSvg(spec: Record<string, unknown>): Promise<string> {
 // The summary keeps one section per suite between markers, so running one suite updates only it.
 const summaryPath = join(resultsDir, "README.md");
 const fresh = new Map<string, string>();
+const headlines: Headline[] = [];
 
 const environment = {
   date: new Date().toISOString(),
@@ -61,6 +68,7 @@ for (const suite of suites) {
   const t0 = Date.now();
   const report = await suite.run(ctx);
   const seconds = (Date.now() - t0) / 1000;
+  headlines.push(...(report.headlines ?? []));
   writeFileSync(
     join(resultsDir, `${suite.name}.json`),
     `${JSON.stringify({ suite: suite.name, environment, seconds, data: report.data }, null, 1)}\n`,
@@ -93,3 +101,20 @@ writeFileSync(
   `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts). Ratios are measured within one run on the machine named in each section; absolute numbers are not comparable across machines.\n\n${body}\n`,
 );
 ctx.log(`wrote ${summaryPath}`);
+
+// What the user ran it for: each structure against its baseline and best peer, from this run.
+const rows = headlines.map((h) => [
+  h.structure,
+  h.operation,
+  h.versus,
+  `${h.ratio.toFixed(2)}×`,
+  h.goal === undefined ? "" : `${h.ratio >= h.goal ? "met" : "not met"} (≥ ${h.goal}×)`,
+]);
+console.log(
+  `\nSummary (${environment.mode} mode, ${environment.node}, ${environment.cpu}, ${((Date.now() - started) / 1000).toFixed(0)} s): ` +
+    "throughput of each structure divided by that of the baseline or peer, measured in this run; higher is better.\n",
+);
+console.log(
+  markdownTable(["structure", "operation", "versus", "ratio", "goal"], rows.length > 0 ? rows : [["—", "", "", "", ""]]),
+);
+console.log(`\nDetails, tables and charts: ${summaryPath}`);
