@@ -14,6 +14,7 @@ import {
   compare,
   distinctStrings,
   formatOps,
+  type Headline,
   heapUsed,
   lineChart,
   markdownTable,
@@ -211,6 +212,7 @@ async function run(ctx: BenchContext) {
   // 1. Throughput ------------------------------------------------------------------------------
   const summary: (string | number)[][] = [];
   const throughput: Record<string, unknown> = {};
+  const headlines: Headline[] = [];
   for (const n of sizes) {
     for (const kind of ["int", "string"] as const) {
       ctx.log(`throughput: ${kind} keys, ${n} entries`);
@@ -220,6 +222,17 @@ async function run(ctx: BenchContext) {
       // Small fills take a millisecond: enough trials that JIT warm-up and GC noise drop out.
       const build = await buildRate(keys as number[], n > 1e6 ? 1 : Math.max(3, Math.min(51, Math.round(3e5 / n))));
       throughput[label] = { rows, build };
+      if (n === sizes[sizes.length - 1]) {
+        for (const [i, op] of ["get", "set (overwrite)"].entries()) {
+          headlines.push({
+            structure: "Dict",
+            operation: `${op}, ${kind} keys, ${n.toExponential(0)} entries`,
+            versus: "Map",
+            ratio: rows[i]!.find((x) => x.name === "Dict")!.ratio,
+            goal: 0.7,
+          });
+        }
+      }
       summary.push([
         kind,
         n.toExponential(0),
@@ -251,6 +264,15 @@ async function run(ctx: BenchContext) {
   lat.push(latency("Map, string keys", () => new Map<string, number>(), keysS, trials));
   lat.push(latency("Dict, string keys", () => new Dict<string, number>(), keysS, trials));
   data.latency = lat;
+  for (const kind of ["int", "string"]) {
+    const worst = (impl: string) => lat.find((l) => l.impl === `${impl}, ${kind} keys`)!.minOfTrials.max;
+    headlines.push({
+      structure: "Dict",
+      operation: `worst single set to ${latencyN.toExponential(0)}, ${kind} keys (Map's worst ÷ Dict's)`,
+      versus: "Map",
+      ratio: worst("Map") / worst("Dict"),
+    });
+  }
   const row = (l: Latency, d: Distribution, what: string) => [
     l.impl,
     what,
@@ -367,7 +389,7 @@ async function run(ctx: BenchContext) {
   markdown += `### Past 2^24 entries\n\nDict with ${entries.toLocaleString("en")} integer entries (2^24 = 16,777,216): built in ${(buildMs / 1000).toFixed(1)} s, memory (JS heap + typed arrays released when the dict is dropped) ${(bytes / 2 ** 20).toFixed(0)} MiB (${(bytes / entries).toFixed(1)} bytes per entry), ${hits} spot checks correct. ${mapLine}\n`;
   sink += entries;
   if (sink === 0.5) console.log(sink);
-  return { markdown, data, charts };
+  return { markdown, data, charts, headlines };
 }
 
 export default {

@@ -143,8 +143,18 @@ export default {
       throughputTable("Hashing beside Set.add (ops = strings)", results.setAdd!),
     ].join("\n");
     void sink;
+    const at32 = results["32B"]!;
+    const ops = (name: string) => at32.find((r) => r.name === name)!.opsPerSec;
     return {
       markdown,
+      headlines: [
+        {
+          structure: "murmur3_32",
+          operation: "32-byte strings",
+          versus: "murmurhash3js-revisited",
+          ratio: ops("redstruct murmur3_32") / ops("murmurhash3js-revisited hash32 (encode + hash)"),
+        },
+      ],
       data: results,
       charts: [
         { name: "32B", spec: throughputChart("Hashes per second, 32-byte strings", results["32B"]!) },

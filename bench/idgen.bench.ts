@@ -310,8 +310,28 @@ const suite: Suite = {
       throughputTable("Composing the decimal string, no clock (ratio to BigInt toString)", composition.text),
     ].join("\n");
 
+    const sapphire = throughput.find((r) => r.name.includes("sapphire"));
     return {
       markdown,
+      headlines: [
+        {
+          structure: "Snowflake",
+          operation: "next(), share of 4096 IDs/ms",
+          versus: "the 4096/ms limit",
+          ratio: ours("redstruct Snowflake.next()") / LIMIT,
+          goal: 0.95,
+        },
+        ...(sapphire
+          ? [
+              {
+                structure: "Snowflake",
+                operation: "next()",
+                versus: sapphire.name,
+                ratio: ours("redstruct Snowflake.next()") / sapphire.opsPerSec,
+              },
+            ]
+          : []),
+      ],
       data: { limit: LIMIT, loadavg: [loadBefore, loadAfter], throughput, raw, duplicates, composition },
       charts: [{ name: "throughput", spec: throughputChart("IDs per second, one generator", throughput) }],
     };
