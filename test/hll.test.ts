@@ -474,7 +474,7 @@ describe("HyperLogLog: hostile input", () => {
           expect(e).toBeInstanceOf(RedstructFormatError);
         }
       }),
-      { seed: 9, numRuns: 1500 },
+      { seed: 9, numRuns: 10_000 },
     );
   });
 
@@ -502,7 +502,7 @@ describe("HyperLogLog: hostile input", () => {
           }
         },
       ),
-      { seed: 10, numRuns: 1500 },
+      { seed: 10, numRuns: 10_000 },
     );
     formatError(() => HyperLogLog.fromBytes(new Uint8Array(0)));
     const v2 = new HyperLogLog().toBytes();

@@ -30,6 +30,7 @@
  */
 import { type Item, murmur64aInto } from "../hash/index.js";
 import { checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { classicEstimate, ertlEstimate } from "./estimators.js";
 import { decodeRedis, encodeRedisDense, encodeRedisSparse, REDIS_PRECISION } from "./redis.js";
 import { decodeBytes, encodeDense, encodeSparse } from "./serialize.js";
@@ -60,6 +61,15 @@ export interface ToRedisOptions {
   encoding?: "auto" | "dense";
 }
 
+/** Options of {@link HyperLogLog.fromRedis}. */
+export interface FromRedisOptions {
+  /**
+   * Estimator used by `count()` when none is given.
+   * @defaultValue "ertl"
+   */
+  estimator?: Estimator;
+}
+
 const WHERE = "HyperLogLog";
 const ESTIMATORS: readonly Estimator[] = ["ertl", "classic"];
 /** Sparse entries an empty sketch starts with. */
@@ -74,6 +84,16 @@ const histogram = new Float64Array(64);
 function checkEstimator(value: unknown): Estimator {
   if (value !== "ertl" && value !== "classic") throw typeError(WHERE, "estimator", value, '"ertl" or "classic"');
   return value;
+}
+
+/**
+ * Checks one 32-bit half of a caller's hash: `x >>> 0 === x` holds exactly for the integers in
+ * [0, 2^32), so one comparison refuses NaN, fractions and negatives.
+ */
+export function checkHalf(where: string, param: string, x: unknown): void {
+  if (typeof x === "number" && x >>> 0 === x) return;
+  if (typeof x !== "number") throw typeError(where, param, x, "an integer in [0, 2^32)");
+  throw rangeError(where, param, x, "an integer in [0, 2^32)");
 }
 
 /** Reads register `i` of packed dense registers (with the pad byte). */
@@ -119,12 +139,10 @@ export class HyperLogLog {
    * Creates an empty sketch.
    * @throws RangeError when precision is not an integer in 4..18; TypeError for an unknown estimator.
    */
-  constructor(options: HyperLogLogOptions = {}) {
-    if (typeof options !== "object" || options === null) {
-      throw typeError(WHERE, "options", options, "an options object");
-    }
-    this.#p = checkInteger(WHERE, "precision", options.precision ?? 14, 4, 18);
-    this.#estimator = checkEstimator(options.estimator ?? "ertl");
+  constructor(options?: HyperLogLogOptions) {
+    const o = checkOptions(WHERE, options, ["precision", "estimator"]);
+    this.#p = o.precision === undefined ? 14 : checkInteger(WHERE, "precision", o.precision, 4, 18);
+    this.#estimator = o.estimator === undefined ? "ertl" : checkEstimator(o.estimator);
     this.#m = 1 << this.#p;
     this.#maxRun = 65 - this.#p;
     this.#sparseLimit = this.#p >= MIN_SPARSE_PRECISION ? this.#m >>> 4 : 0;
@@ -138,6 +156,7 @@ export class HyperLogLog {
 
   /** A sketch holding every element of `values`. O(n). */
   static from(values: Iterable<Item>, options?: HyperLogLogOptions): HyperLogLog {
+    checkIterable(WHERE, "values", values);
     const h = new HyperLogLog(options);
     for (const v of values) h.add(v);
     return h;
@@ -184,7 +203,7 @@ export class HyperLogLog {
    */
   add(value: Item): boolean {
     murmur64aInto(value, hash, 0, 0xadc83b19);
-    return this.addHash(hash[0]!, hash[1]!);
+    return this.#addHashed(hash[0]!, hash[1]!);
   }
 
   /**
@@ -192,6 +211,7 @@ export class HyperLogLog {
    * @returns true when at least one register changed. O(n).
    */
   addAll(values: Iterable<Item>): boolean {
+    checkIterable(WHERE, "values", values);
     let changed = false;
     for (const v of values) if (this.add(v)) changed = true;
     return changed;
@@ -201,9 +221,20 @@ export class HyperLogLog {
    * Adds an element by its precomputed 64-bit hash, given as two unsigned 32-bit halves (for
    * callers with their own hashing, and for simulations that draw uniform random hashes).
    * Redis's register index and run are taken from these bits exactly as from MurmurHash64A's.
+   * @param low bits 0..31 of the hash, an integer in [0, 2^32)
+   * @param high bits 32..63 of the hash, an integer in [0, 2^32)
    * @returns true when a register changed. O(1) dense, O(log k + k) sparse.
+   * @throws TypeError when a half is not a number, RangeError when it is not an integer in [0, 2^32)
+   *   (NaN, a fraction, a negative number): such a value has no bits to take a register from.
    */
   addHash(low: number, high: number): boolean {
+    checkHalf(WHERE, "low", low);
+    checkHalf(WHERE, "high", high);
+    return this.#addHashed(low, high);
+  }
+
+  /** addHash without the argument checks, for hashes this class computed itself. */
+  #addHashed(low: number, high: number): boolean {
     const p = this.#p;
     const index = low & (this.#m - 1);
     // Run = trailing zeros of (hash >> p) with a sentinel bit at 64 − p, plus one, on 32-bit halves.
@@ -366,13 +397,19 @@ export class HyperLogLog {
    * Redis: `PFMERGE this this other…`. A sketch with a higher precision than this one is folded
    * down first (exactly: the result is what this precision would have recorded for the same
    * elements); a sketch with a lower precision cannot be merged in and throws.
+   * Takes sketches as arguments (`merge(a, b)`) or one iterable of them (`merge(sketches)`), which
+   * suits any number of sketches: a spread of hundreds of thousands of arguments overflows the
+   * engine's stack before this method runs. Every argument is checked before any is merged.
    * @returns this. Complexity: O(m) per dense sketch, O(k) per sparse one (plus O(m) if the
    *   result outgrows the sparse form).
-   * @throws TypeError when an argument is not a HyperLogLog; RangeError when its precision is lower.
+   * @throws TypeError when an argument is not a HyperLogLog (or is one from another copy of
+   *   redstruct); RangeError when its precision is lower.
    */
-  merge(...others: HyperLogLog[]): this {
+  merge(...others: HyperLogLog[]): this;
+  merge(others: Iterable<HyperLogLog>): this;
+  merge(...args: unknown[]): this {
+    const others = HyperLogLog.#sketchArgs("merge", args);
     for (const other of others) {
-      if (!(other instanceof HyperLogLog)) throw typeError(WHERE, "merge argument", other, "a HyperLogLog");
       if (other.#p < this.#p) {
         throw rangeError(
           WHERE,
@@ -387,6 +424,24 @@ export class HyperLogLog {
       this.#mergeSame(src);
     }
     return this;
+  }
+
+  /**
+   * The sketches passed to merge/union: the arguments themselves, or the elements of a lone
+   * iterable argument (a HyperLogLog is not iterable, so the two forms cannot be confused).
+   */
+  static #sketchArgs(method: string, args: unknown[]): HyperLogLog[] {
+    let list: unknown[] = args;
+    if (args.length === 1 && !(args[0] instanceof HyperLogLog)) {
+      const only = args[0];
+      if (only !== null && typeof only === "object" && Symbol.iterator in only && typeof only !== "string") {
+        list = Array.from(checkIterable(WHERE, `${method} argument`, only as Iterable<unknown>));
+      }
+    }
+    for (let i = 0; i < list.length; i++) {
+      checkInstance(WHERE, `${method} argument ${i}`, list[i], HyperLogLog);
+    }
+    return list as HyperLogLog[];
   }
 
   /** Register-wise max with a sketch of the same precision. */
@@ -448,19 +503,23 @@ export class HyperLogLog {
 
   /**
    * The union of sketches as a new sketch, at the lowest precision among them (finer sketches
-   * are folded down). Redis: `PFMERGE dest k1 k2 …`. O(m) per sketch.
-   * @throws RangeError when called with no sketch; TypeError for a non-sketch.
+   * are folded down). Redis: `PFMERGE dest k1 k2 …`. Takes sketches as arguments or one iterable
+   * of them (for any number of sketches, see {@link HyperLogLog.merge}). O(m) per sketch.
+   * @throws RangeError when given no sketch; TypeError for a non-sketch.
    */
-  static union(...sketches: HyperLogLog[]): HyperLogLog {
+  static union(...sketches: HyperLogLog[]): HyperLogLog;
+  static union(sketches: Iterable<HyperLogLog>): HyperLogLog;
+  static union(...args: unknown[]): HyperLogLog {
+    const sketches = HyperLogLog.#sketchArgs("union", args);
     if (sketches.length === 0) throw rangeError(WHERE, "union arguments", 0, "at least one sketch");
     let p = 18;
-    for (const s of sketches) {
-      if (!(s instanceof HyperLogLog)) throw typeError(WHERE, "union argument", s, "a HyperLogLog");
-      p = Math.min(p, s.#p);
+    for (const s of sketches) p = Math.min(p, s.#p);
+    const out = sketches[0]!.fold(p);
+    for (let i = 1; i < sketches.length; i++) {
+      const s = sketches[i]!;
+      out.#mergeSame(s.#p === p ? s : s.fold(p));
     }
-    const first = sketches[0]!;
-    const out = first.fold(p);
-    return out.merge(...sketches.slice(1));
+    return out;
   }
 
   /** An independent copy (same precision, estimator and registers). O(m). */
@@ -511,11 +570,12 @@ export class HyperLogLog {
    *   "auto", else 12304 dense bytes. O(m).
    * @throws RangeError when the precision is not 14.
    */
-  toRedis(options: ToRedisOptions = {}): Uint8Array {
+  toRedis(options?: ToRedisOptions): Uint8Array {
+    const o = checkOptions(WHERE, options, ["encoding"]);
     if (this.#p !== REDIS_PRECISION) {
       throw rangeError(WHERE, "precision", this.#p, `${REDIS_PRECISION} for a Redis blob (fold(14) first)`);
     }
-    const encoding = options.encoding ?? "auto";
+    const encoding = o.encoding === undefined ? "auto" : o.encoding;
     if (encoding !== "auto" && encoding !== "dense") {
       throw typeError(WHERE, "encoding", encoding, '"auto" or "dense"');
     }
@@ -534,9 +594,11 @@ export class HyperLogLog {
    * @returns a new precision-14 sketch. O(blob + m).
    * @throws RedstructFormatError when the blob is malformed.
    */
-  static fromRedis(bytes: Uint8Array, options: { estimator?: Estimator } = {}): HyperLogLog {
+  static fromRedis(bytes: Uint8Array, options?: FromRedisOptions): HyperLogLog {
+    const o = checkOptions(WHERE, options, ["estimator"]);
+    const estimator = o.estimator === undefined ? "ertl" : checkEstimator(o.estimator);
     const values = decodeRedis(bytes);
-    return HyperLogLog.#fromValues(REDIS_PRECISION, checkEstimator(options.estimator ?? "ertl"), values);
+    return HyperLogLog.#fromValues(REDIS_PRECISION, estimator, values);
   }
 
   /**
@@ -609,7 +671,10 @@ export class HyperLogLog {
         if (v > this.#maxRun) fail(`register ${i} = ${v} > ${this.#maxRun}`);
         if (v !== 0) nonZero++;
       }
-      if (nonZero <= this.#sparseLimit) fail(`dense with ${nonZero} non-zero registers (limit ${this.#sparseLimit})`);
+      // Canonical form: dense only past the sparse limit — except at the precisions that are always
+      // dense (limit 0), where an empty sketch is dense too.
+      if (this.#sparseLimit > 0 && nonZero <= this.#sparseLimit)
+        fail(`dense with ${nonZero} non-zero registers (limit ${this.#sparseLimit})`);
     } else {
       if (this.#sparseLimit === 0) fail("sparse at a precision that is always dense");
       if (this.#sparseLength > this.#sparseLimit) fail(`${this.#sparseLength} sparse entries > ${this.#sparseLimit}`);

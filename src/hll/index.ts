@@ -3,4 +3,10 @@
  * and HYLL blobs at precision 14, typed-array registers, any precision 4..18.
  * @module
  */
-export { type Estimator, HyperLogLog, type HyperLogLogOptions, type ToRedisOptions } from "./hyperloglog.js";
+export {
+  type Estimator,
+  type FromRedisOptions,
+  HyperLogLog,
+  type HyperLogLogOptions,
+  type ToRedisOptions,
+} from "./hyperloglog.js";
