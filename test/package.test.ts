@@ -21,12 +21,18 @@ let work: string;
 let tarball: string;
 
 function run(cmd: string, args: string[], cwd: string): string {
-  return execFileSync(cmd, args, {
-    cwd,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, npm_config_loglevel: "error" },
-  });
+  try {
+    return execFileSync(cmd, args, {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, npm_config_loglevel: "error" },
+    });
+  } catch (e) {
+    // Compilers and linters print their findings on stdout: show them, not just the exit status.
+    const { stdout, stderr } = e as { stdout?: string; stderr?: string };
+    throw new Error(`${cmd} ${args.join(" ")} failed:\n${stdout ?? ""}${stderr ?? ""}`);
+  }
 }
 
 beforeAll(() => {
@@ -69,6 +75,33 @@ describe("the packed tarball", () => {
     writeFileSync(join(work, "consumer", "check.cjs"), lines.join("\n"));
     const counts = JSON.parse(run("node", ["check.cjs"], join(work, "consumer"))) as number[];
     expect(counts[0]).toBeGreaterThan(5);
+  });
+
+  it("type-checks in a TypeScript 5.0 consumer (the floor README states), ESM and CommonJS", () => {
+    const consumer = join(work, "consumer");
+    const lines = subpaths.map((p, i) => `import * as m${i} from "redstruct${p}";`);
+    lines.push(`export const all = [${subpaths.map((_, i) => `m${i}`).join(", ")}];`);
+    writeFileSync(join(consumer, "types.mts"), `${lines.join("\n")}\n`);
+    writeFileSync(join(consumer, "types.cts"), `${lines.join("\n")}\n`);
+    const tsc = join(root, "node_modules/typescript-5.0/bin/tsc");
+    for (const file of ["types.mts", "types.cts"]) {
+      // skipLibCheck off: redstruct's own .d.ts are what is checked. lib dom for TextEncoder & co.
+      run(
+        process.execPath,
+        [
+          tsc,
+          "--noEmit",
+          "--strict",
+          "--skipLibCheck",
+          "false",
+          "--module",
+          "node16",
+          "--moduleResolution",
+          "node16",
+        ].concat(["--target", "es2022", "--lib", "es2022,dom", file]),
+        consumer,
+      );
+    }
   });
 
   it("passes publint", () => {
