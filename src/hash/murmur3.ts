@@ -1,13 +1,12 @@
 /**
- * MurmurHash3 (Austin Appleby): x86_32, x86_128 and x64_128, bit-identical to
- * `murmurhash3js-revisited`.
+ * MurmurHash3 (Austin Appleby): x86_32 and x86_128, bit-identical to `murmurhash3js-revisited`.
  *
  * `murmur3_32` and `murmur3_128x86Into` run on our own allocation-free cores (little-endian 4-byte
  * words, fmix32 finalizers) because the package validates every byte and allocates on every call;
- * property tests check they agree with it. `murmur3_128` (x64) delegates to the package, which is
- * the reference: its 64-bit multiplies would need BigInt or 16-bit limbs here.
+ * property tests check they agree with it. The x64_128 variant, which delegates to the package, lives
+ * in murmur3-128.ts so that only its importers bundle the package: the Bloom filters import this
+ * file and stay free of it.
  */
-import murmurHash3 from "murmurhash3js-revisited";
 import {
   encodeScratch,
   type Item,
@@ -15,7 +14,6 @@ import {
   scratchBytes,
   sourceOf,
   startWords,
-  utf8,
   word4,
   wordN,
   wordsWereAscii,
@@ -61,15 +59,6 @@ export function murmur3_32(value: Item, seed = 0): number {
   const src = sourceOf(value);
   const h = murmur3_32Source(src, src.length, seed);
   return h >= 0 ? h : murmur3_32Source(scratchBytes(), encodeScratch(src as string), seed);
-}
-
-/**
- * MurmurHash3 x64_128 of an element's bytes, as the 32-character lowercase hex string
- * murmurhash3js-revisited returns (h1 then h2, each 16 hex digits, big-endian digit order).
- * Not a hot path: it allocates. Use `BigInt("0x" + hex)` for a number.
- */
-export function murmur3_128(value: Item, seed = 0): string {
-  return murmurHash3.x64.hash128(utf8(value), seed >>> 0);
 }
 
 // x86_128: four 32-bit lanes, each word k_i multiplied by c_i, rotated, multiplied by c_{i+1}; the

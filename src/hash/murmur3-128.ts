@@ -1,0 +1,16 @@
+/**
+ * MurmurHash3 x64_128 (Austin Appleby), delegated to `murmurhash3js-revisited`, the reference: its
+ * 64-bit multiplies would need BigInt or 16-bit limbs here, and it is not a hot path. Kept apart from
+ * murmur3.ts so that the package is bundled only by code that imports `murmur3_128`.
+ */
+import murmurHash3 from "murmurhash3js-revisited";
+import { type Item, utf8 } from "./element.js";
+
+/**
+ * MurmurHash3 x64_128 of an element's bytes, as the 32-character lowercase hex string
+ * murmurhash3js-revisited returns (h1 then h2, each 16 hex digits, big-endian digit order).
+ * Not a hot path: it allocates. Use `BigInt("0x" + hex)` for a number.
+ */
+export function murmur3_128(value: Item, seed = 0): string {
+  return murmurHash3.x64.hash128(utf8(value), seed >>> 0);
+}
