@@ -3,6 +3,8 @@
  * filter and RedisBloom's scalable chain of filters.
  * @module
  */
+
+export { RedstructFormatError } from "../internal/errors.js";
 export {
   BlockedBloomFilter,
   type BlockedBloomFilterOptions,

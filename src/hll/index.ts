@@ -3,6 +3,8 @@
  * and HYLL blobs at precision 14, typed-array registers, any precision 4..18.
  * @module
  */
+
+export { RedstructFormatError } from "../internal/errors.js";
 export {
   type Estimator,
   type FromRedisOptions,
