@@ -1,9 +1,10 @@
 /**
- * A vite plugin serving `virtual:readme-examples`: every ```ts block of README.md as an async
- * function, transpiled here on the Node side (esbuild) so that the same examples run in the node and
- * the chromium projects. `import … from "redstruct[/sub]"` lines are hoisted and pointed at src/.
+ * A vite plugin serving `virtual:readme-examples`: every ```ts block of README.md and of docs/*.md as
+ * an async function, transpiled here on the Node side (esbuild) so that the same examples run in the
+ * node and the chromium projects. `import … from "redstruct[/sub]"` lines are hoisted and pointed at
+ * src/.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { transformSync } from "esbuild";
 import type { Plugin } from "vite";
@@ -11,41 +12,54 @@ import type { Plugin } from "vite";
 const ID = "virtual:readme-examples";
 const RESOLVED = `\0${ID}`;
 
+/** README.md, then docs/*.md in name order (generated docs/api is HTML, not read). */
+function documents(root: string): string[] {
+  const docs = resolve(root, "docs");
+  const pages = existsSync(docs)
+    ? readdirSync(docs)
+        .filter((f) => f.endsWith(".md"))
+        .sort()
+        .map((f) => `docs/${f}`)
+    : [];
+  return ["README.md", ...pages];
+}
+
 export function readmeExamples(root: string): Plugin {
-  const readmePath = resolve(root, "README.md");
   return {
     name: "redstruct-readme-examples",
     resolveId: (id) => (id === ID ? RESOLVED : undefined),
     load(id) {
       if (id !== RESOLVED) return undefined;
-      this.addWatchFile(readmePath);
-      const readme = readFileSync(readmePath, "utf8");
       const header: string[] = [];
       const bodies: string[] = [];
       let n = 0;
-      for (const m of readme.matchAll(/```ts\n([\s\S]*?)```/g)) {
-        const code = m[1]!;
-        const line = readme.slice(0, m.index).split("\n").length;
-        const locals: string[] = [];
-        const body = code.replace(
-          /^import\s+(type\s+)?\{([^}]*)\}\s+from\s+"redstruct(\/[a-z]+)?";?[ \t]*(?:\/\/.*)?$/gm,
-          (_all, isType: string | undefined, names: string, sub: string | undefined) => {
-            if (isType) return "";
-            const ns = `__ex${n}_m${locals.length}`;
-            header.push(`import * as ${ns} from "/src/${sub ? `${sub.slice(1)}/` : ""}index.ts";`);
-            const list = names
-              .split(",")
-              .map((s) => s.trim())
-              .filter((s) => s && !s.startsWith("type "))
-              .map((s) => s.replace(/\s+as\s+/, ": "));
-            locals.push(`const { ${list.join(", ")} } = ${ns};`);
-            return "";
-          },
-        );
-        if (/^import\s/m.test(body))
-          throw new Error(`README.md:${line}: example imports something other than redstruct`);
-        bodies.push(`{ line: ${line}, run: async () => {\n${locals.join("\n")}\n${body}\n} }`);
-        n++;
+      for (const file of documents(root)) {
+        const path = resolve(root, file);
+        this.addWatchFile(path);
+        const readme = readFileSync(path, "utf8");
+        for (const m of readme.matchAll(/```ts\n([\s\S]*?)```/g)) {
+          const code = m[1]!;
+          const line = `${file}:${readme.slice(0, m.index).split("\n").length}`;
+          const locals: string[] = [];
+          const body = code.replace(
+            /^import\s+(type\s+)?\{([^}]*)\}\s+from\s+"redstruct(\/[a-z]+)?";?[ \t]*(?:\/\/.*)?$/gm,
+            (_all, isType: string | undefined, names: string, sub: string | undefined) => {
+              if (isType) return "";
+              const ns = `__ex${n}_m${locals.length}`;
+              header.push(`import * as ${ns} from "/src/${sub ? `${sub.slice(1)}/` : ""}index.ts";`);
+              const list = names
+                .split(",")
+                .map((s) => s.trim())
+                .filter((s) => s && !s.startsWith("type "))
+                .map((s) => s.replace(/\s+as\s+/, ": "));
+              locals.push(`const { ${list.join(", ")} } = ${ns};`);
+              return "";
+            },
+          );
+          if (/^import\s/m.test(body)) throw new Error(`${line}: example imports something other than redstruct`);
+          bodies.push(`{ line: ${JSON.stringify(line)}, run: async () => {\n${locals.join("\n")}\n${body}\n} }`);
+          n++;
+        }
       }
       const source = `${header.join("\n")}\nexport const examples = [\n${bodies.join(",\n")}\n];\n`;
       return transformSync(source, { loader: "ts", format: "esm", target: "es2022" }).code;
