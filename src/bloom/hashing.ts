@@ -35,7 +35,7 @@
  * produce a = m; that moves no position by more than m·2^-48 < 1 bit.
  */
 import type { Item } from "../hash/element.js";
-import { murmur3_128x86Into } from "../hash/murmur3.js";
+import { murmur3_128x86Core } from "../hash/murmur3.js";
 import type { ByteReader } from "../internal/bytes.js";
 import { formatError } from "../internal/errors.js";
 
@@ -68,7 +68,7 @@ export const H = new Uint32Array(4);
 
 /** Hashes `value` into {@link H}. No allocation in the steady state. @throws TypeError for a non-element. */
 export function hashElement(value: Item): void {
-  murmur3_128x86Into(value, H, SEED);
+  murmur3_128x86Core(value, H, SEED | 0);
 }
 
 const SHRINK = 1 - 2 ** -48;

@@ -7,6 +7,7 @@
  * in murmur3-128.ts so that only its importers bundle the package: the Bloom filters import this
  * file and stay free of it.
  */
+import { checkOut, checkSeed32 } from "./args.js";
 import {
   encodeScratch,
   type Item,
@@ -54,11 +55,15 @@ export function murmur3_32Source(src: Source, len: number, seed: number): number
 /**
  * MurmurHash3 x86_32 of an element's bytes, as an unsigned 32-bit number. Allocation-free.
  * Bit-identical to `murmurHash3.x86.hash32(utf8(value), seed)` from murmurhash3js-revisited.
+ * O(|value|).
+ * @param seed 32-bit seed, as an int32 or a uint32 (default 0)
+ * @throws TypeError/RangeError naming `value` or `seed` when one is not as described.
  */
 export function murmur3_32(value: Item, seed = 0): number {
   const src = sourceOf(value);
-  const h = murmur3_32Source(src, src.length, seed);
-  return h >= 0 ? h : murmur3_32Source(scratchBytes(), encodeScratch(src as string), seed);
+  const s = checkSeed32(seed);
+  const h = murmur3_32Source(src, src.length, s);
+  return h >= 0 ? h : murmur3_32Source(scratchBytes(), encodeScratch(src as string), s);
 }
 
 // x86_128: four 32-bit lanes, each word k_i multiplied by c_i, rotated, multiplied by c_{i+1}; the
@@ -201,11 +206,21 @@ function x86_128Ascii(s: string, seed: number, out: Uint32Array | Int32Array): b
  * Hot-path MurmurHash3 x86_128: writes the four 32-bit words h1, h2, h3, h4 of the hash of
  * `value` into `out[0..3]`. No allocation in the steady state; ASCII strings are read in place.
  * The words match `murmurHash3.x86.hash128(utf8(value), seed)` from murmurhash3js-revisited, whose
- * hex string is h1‖h2‖h3‖h4, each as 8 big-endian hex digits.
- * @param seed 32-bit seed (default 0)
+ * hex string is h1‖h2‖h3‖h4, each as 8 big-endian hex digits. O(|value|).
+ * @param out a Uint32Array or Int32Array of at least 4 words
+ * @param seed 32-bit seed, as an int32 or a uint32 (default 0)
+ * @throws TypeError/RangeError naming `value`, `out` or `seed` when one is not as described.
  */
 export function murmur3_128x86Into(value: Item, out: Uint32Array | Int32Array, seed = 0): void {
+  murmur3_128x86Core(value, checkOut(out, 4, true), checkSeed32(seed));
+}
+
+/**
+ * @internal {@link murmur3_128x86Into} without argument checks, for callers whose `out` and `seed`
+ * are their own constants (the Bloom filters). `value` is still type-checked.
+ */
+export function murmur3_128x86Core(value: Item, out: Uint32Array | Int32Array, seed: number): void {
   const src = sourceOf(value);
-  if (typeof src !== "string") x86_128Bytes(src, src.length, seed | 0, out);
-  else if (!x86_128Ascii(src, seed | 0, out)) x86_128Bytes(scratchBytes(), encodeScratch(src), seed | 0, out);
+  if (typeof src !== "string") x86_128Bytes(src, src.length, seed, out);
+  else if (!x86_128Ascii(src, seed, out)) x86_128Bytes(scratchBytes(), encodeScratch(src), seed, out);
 }

@@ -7,8 +7,9 @@
  * h ^= k; h *= m`, then the 1–7 byte tail and the final avalanche `h ^= h >> 47; h *= m; h ^= h >> 47`.
  * Verified against the reference C compiled by test/vectors/generate.sh.
  */
+import { checkOut, checkSeed32, checkSeed64 } from "./args.js";
 import { encodeScratch, type Item, scratchBytes, sourceOf } from "./element.js";
-import { joinBigInt, splitBigInt } from "./int64.js";
+import { joinBigInt } from "./int64.js";
 
 const M_HI = 0xc6a4a793 | 0;
 const M_LO = 0x5bd1e995 | 0;
@@ -131,11 +132,21 @@ function murmur64aAscii(s: string, seedHi: number, seedLo: number, out: Uint32Ar
 /**
  * Hot-path MurmurHash64A: writes the 64-bit hash of `value` as two 32-bit halves into `out`
  * (`out[0]` low, `out[1]` high). No allocation in the steady state, no BigInt. ASCII strings are
- * read in place; other strings are UTF-8 encoded into a reused buffer first.
- * @param seedHi high 32 bits of the seed (Redis HLL: 0)
- * @param seedLo low 32 bits of the seed (Redis HLL: 0xadc83b19)
+ * read in place; other strings are UTF-8 encoded into a reused buffer first. O(|value|).
+ * @param out a Uint32Array of at least 2 words
+ * @param seedHi high 32 bits of the seed, as an int32 or a uint32 (Redis HLL: 0)
+ * @param seedLo low 32 bits of the seed, as an int32 or a uint32 (Redis HLL: 0xadc83b19)
+ * @throws TypeError/RangeError naming `value`, `out`, `seedHi` or `seedLo` when one is not as described.
  */
 export function murmur64aInto(value: Item, out: Uint32Array, seedHi = 0, seedLo = 0xadc83b19): void {
+  murmur64aCore(value, checkOut(out, 2) as Uint32Array, checkSeed32(seedHi, "seedHi"), checkSeed32(seedLo, "seedLo"));
+}
+
+/**
+ * @internal {@link murmur64aInto} without argument checks, for callers whose `out` and seed halves
+ * are their own (int32) values. `value` is still type-checked.
+ */
+export function murmur64aCore(value: Item, out: Uint32Array, seedHi: number, seedLo: number): void {
   const src = sourceOf(value);
   if (typeof src === "string") {
     if (murmur64aAscii(src, seedHi | 0, seedLo | 0, out)) return;
@@ -148,12 +159,15 @@ export function murmur64aInto(value: Item, out: Uint32Array, seedHi = 0, seedLo 
 const pair = new Uint32Array(2);
 
 /**
- * MurmurHash64A of an element's bytes, as an unsigned 64-bit bigint.
- * @param seed 64-bit seed; defaults to Redis's HyperLogLog seed 0xadc83b19.
+ * MurmurHash64A of an element's bytes, as an unsigned 64-bit bigint. O(|value|); allocates the
+ * bigint.
+ * @param seed 64-bit seed: a bigint in [0, 2^64) or a non-negative safe integer number (`5` means
+ *   `5n`); defaults to Redis's HyperLogLog seed 0xadc83b19.
+ * @throws TypeError/RangeError naming `value` or `seed` when one is not as described.
  * @example murmur64a("hello") // same as Redis's MurmurHash64A("hello", 5, 0xadc83b19)
  */
-export function murmur64a(value: Item, seed: bigint = REDIS_HLL_SEED): bigint {
-  const [hi, lo] = splitBigInt(seed);
-  murmur64aInto(value, pair, hi, lo);
+export function murmur64a(value: Item, seed: bigint | number = REDIS_HLL_SEED): bigint {
+  const [hi, lo] = checkSeed64(seed);
+  murmur64aCore(value, pair, hi | 0, lo | 0);
   return joinBigInt(pair[1]!, pair[0]!);
 }

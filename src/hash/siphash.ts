@@ -12,6 +12,7 @@
  * (test/vectors/generate.sh).
  */
 import { rangeError, typeError } from "../internal/errors.js";
+import { checkOut } from "./args.js";
 import {
   encodeScratch,
   type Item,
@@ -139,7 +140,7 @@ export function sipHashSource(
  * faster than the general core above, which keeps its state in `V` between blocks. Returns false,
  * leaving `out` alone, when a code unit above 0x7f shows the string is not ASCII.
  */
-function sipHash13Ascii(s: string, key: SipKey, out: Uint32Array): boolean {
+export function sipHash13Ascii(s: string, key: SipKey, out: Uint32Array): boolean {
   const len = s.length;
   const k0lo = key[0]! | 0;
   const k0hi = key[1]! | 0;
@@ -250,17 +251,19 @@ function checkKey(key: unknown): SipKey {
 
 /**
  * A fresh random 128-bit SipHash key from `crypto.getRandomValues` (Web Crypto: browsers,
- * Node ≥ 19, workers).
+ * Node ≥ 19, workers). O(1); takes no argument.
  */
 export function randomSipKey(): SipKey {
   return crypto.getRandomValues(new Uint32Array(4));
 }
 
-/** Builds a key from 16 bytes (the reference implementation's byte order). */
+/**
+ * Builds a key from 16 bytes (the reference implementation's byte order). O(1); returns a new array.
+ * @throws TypeError when `bytes` is not a Uint8Array, RangeError when it does not hold exactly 16 bytes.
+ */
 export function sipKeyFromBytes(bytes: Uint8Array): SipKey {
-  if (!(bytes instanceof Uint8Array) || bytes.length !== 16) {
-    throw rangeError("hash", "key bytes", bytes, "a Uint8Array of exactly 16 bytes");
-  }
+  if (!(bytes instanceof Uint8Array)) throw typeError("hash", "bytes", bytes, "a Uint8Array of exactly 16 bytes");
+  if (bytes.length !== 16) throw rangeError("hash", "bytes.length", bytes.length, "16 (a 128-bit key is exactly 16 bytes)");
   const key = new Uint32Array(4);
   for (let i = 0; i < 4; i++) {
     key[i] = bytes[4 * i]! | (bytes[4 * i + 1]! << 8) | (bytes[4 * i + 2]! << 16) | (bytes[4 * i + 3]! << 24);
@@ -270,22 +273,40 @@ export function sipKeyFromBytes(bytes: Uint8Array): SipKey {
 
 /**
  * Hot-path SipHash-1-3: writes the 64-bit hash of `value` under `key` into `out` (`out[0]` low,
- * `out[1]` high). No allocation, no BigInt. The key is not validated here (hot path): build it with
- * {@link randomSipKey} or {@link sipKeyFromBytes}.
+ * `out[1]` high). No allocation, no BigInt. O(|value|). Build the key with {@link randomSipKey} or
+ * {@link sipKeyFromBytes}.
+ * @param out a Uint32Array of at least 2 words
+ * @throws TypeError/RangeError naming `value`, `key` or `out` when one is not as described.
  */
 export function siphash13Into(value: Item, key: SipKey, out: Uint32Array): void {
+  siphash13Core(value, checkKey(key), checkOut(out, 2) as Uint32Array);
+}
+
+/**
+ * @internal {@link siphash13Into} without checks of `key` and `out`, for callers that own both (the
+ * dict's keyed hash). `value` is still type-checked.
+ */
+export function siphash13Core(value: Item, key: SipKey, out: Uint32Array): void {
   if (typeof value !== "string" || !sipHash13Ascii(value, key, out)) sipHashInto(value, key, 1, 3, out);
 }
 
 const pair = new Uint32Array(2);
 
-/** SipHash-1-3 (Redis's dict hash) of an element's bytes, as an unsigned 64-bit bigint. */
+/**
+ * SipHash-1-3 (Redis's dict hash) of an element's bytes under `key`, as an unsigned 64-bit bigint.
+ * O(|value|); allocates the bigint.
+ * @throws TypeError/RangeError naming `value` or `key` when one is not as described.
+ */
 export function siphash13(value: Item, key: SipKey): bigint {
-  siphash13Into(value, checkKey(key), pair);
+  siphash13Core(value, checkKey(key), pair);
   return joinBigInt(pair[1]!, pair[0]!);
 }
 
-/** SipHash-2-4 (the original parameters) of an element's bytes, as an unsigned 64-bit bigint. */
+/**
+ * SipHash-2-4 (the original parameters) of an element's bytes under `key`, as an unsigned 64-bit
+ * bigint. O(|value|); allocates the bigint.
+ * @throws TypeError/RangeError naming `value` or `key` when one is not as described.
+ */
 export function siphash24(value: Item, key: SipKey): bigint {
   sipHashInto(value, checkKey(key), 2, 4, pair);
   return joinBigInt(pair[1]!, pair[0]!);
