@@ -56,6 +56,17 @@ import { compareMembers } from "./order.js";
 
 /** Redis's ZSKIPLIST_MAXLEVEL. */
 export const MAX_LEVEL = 32;
+/**
+ * Most members a list holds: a node's member slot has 26 bits (the word beside its level). At
+ * ≈ 29 bytes of blocks per node that is a buffer of ≈ 2 GiB, near what engines allocate at once.
+ */
+export const MAX_SIZE = 2 ** 26;
+/**
+ * Entries a new list makes room for at once, at most (≈ 2 MiB): a larger `capacity` hint is not
+ * allocated up front, the buffer doubles as entries arrive (copies totalling O(n)), so memory
+ * follows use and a careless hint cannot reserve gigabytes.
+ */
+export const EAGER_CAPACITY = 2 ** 16;
 const HEADER = 0;
 const NIL = 0;
 const BACK = 2;
@@ -114,16 +125,24 @@ export class ZSkipList {
   private readonly update = new Int32Array(MAX_LEVEL);
   private readonly rankAt = new Int32Array(MAX_LEVEL);
   private readonly random: () => number;
+  /** Words of the buffer a new or cleared list starts with. */
+  private readonly initialWords: number;
 
+  /** `capacity`: entries to make room for (a hint; at most {@link EAGER_CAPACITY} are allocated at once). */
   constructor(seed: number, capacity = 16) {
     this.random = mulberry32(seed);
     // ≈ 7.2 words per node on average (4/3 links, up links on a quarter of the nodes), plus room for
     // partly filled pages, so a presized list rarely grows.
-    const words = HEADER_WORDS + CLASSES * 64 + 8 * Math.max(16, capacity);
-    const buf = new ArrayBuffer(words * 4);
+    this.initialWords = HEADER_WORDS + CLASSES * 64 + 8 * Math.max(16, Math.min(capacity, EAGER_CAPACITY));
+    const buf = new ArrayBuffer(this.initialWords * 4);
     this.f64 = new Float64Array(buf);
     this.i32 = new Int32Array(buf);
     this.i32[META] = MAX_LEVEL;
+  }
+
+  /** A uniform 32-bit draw from the list's generator (the one that draws levels). */
+  randomUint32(): number {
+    return this.random();
   }
 
   /**
@@ -152,8 +171,8 @@ export class ZSkipList {
         // A new page for this class, sized in proportion to the list (small sets stay small).
         const page = Math.max(64, Math.min(MAX_PAGE, (this.top >> 4) & ~1)); // even: blocks stay 8-byte aligned
         x = this.top;
-        this.top += page;
-        if (this.top > this.i32.length) this.grow(this.top);
+        if (x + page > this.i32.length) this.grow(x + page); // may throw: nothing is changed yet
+        this.top = x + page;
         this.pageEnd[c] = this.top;
       }
       this.pageNext[c] = x + words;
@@ -171,7 +190,15 @@ export class ZSkipList {
   }
 
   private grow(minWords: number): void {
-    const buf = new ArrayBuffer(Math.max(minWords, this.i32.length * 2) * 4);
+    const words = Math.max(minWords, this.i32.length * 2);
+    let buf: ArrayBuffer;
+    try {
+      buf = new ArrayBuffer(words * 4);
+    } catch {
+      throw new RangeError(
+        `redstruct/SortedSet: size ${this.length} cannot grow: a buffer of ${words * 4} bytes could not be allocated`,
+      );
+    }
     const i32 = new Int32Array(buf);
     i32.set(this.i32);
     this.i32 = i32;
@@ -364,19 +391,25 @@ export class ZSkipList {
     this.forget(member);
   }
 
+  /** True when node x can take `score` without moving (its neighbours still bracket it). */
+  staysInPlace(x: number, score: number): boolean {
+    const prev = this.i32[x + BACK]!;
+    const after = this.i32[x + LINKS]!;
+    const member = this.memberOf(x);
+    return (prev === NIL || this.before(prev, score, member)) && (after === NIL || !this.before(after, score, member));
+  }
+
   /**
    * Gives node x a new score. When the neighbours still bracket it the score is written in place
    * (O(1), as Redis's zslUpdateScore does); otherwise the node is unlinked and re-inserted, keeping
    * its member. Returns the address now holding the member.
    */
   updateScore(x: number, score: number): number {
-    const prev = this.i32[x + BACK]!;
-    const after = this.i32[x + LINKS]!;
-    const member = this.memberOf(x);
-    if ((prev === NIL || this.before(prev, score, member)) && (after === NIL || !this.before(after, score, member))) {
+    if (this.staysInPlace(x, score)) {
       this.f64[x >> 1] = score;
       return x;
     }
+    const member = this.memberOf(x);
     this.delete(x);
     return this.insert(score, member);
   }
@@ -528,11 +561,22 @@ export class ZSkipList {
     return removed;
   }
 
-  /** Removes everything; keeps the allocated buffer for reuse. O(capacity). */
+  /**
+   * Removes everything and returns the buffer to its initial size (like `Map#clear`, memory is
+   * released). Only the words in use are zeroed when the buffer is kept, so clearing never touches
+   * (and commits) pages that were never used. O(words in use).
+   */
   clear(): void {
     this.index.clear();
     this.members = [];
-    this.i32.fill(0);
+    if (this.i32.length > this.initialWords) {
+      const buf = new ArrayBuffer(this.initialWords * 4);
+      this.f64 = new Float64Array(buf);
+      this.i32 = new Int32Array(buf);
+    } else {
+      this.i32.fill(0, 0, this.top);
+    }
+    this.freeSlots = new Int32Array(16);
     this.i32[META] = MAX_LEVEL;
     this.freeBlock.fill(0);
     this.pageNext.fill(0);

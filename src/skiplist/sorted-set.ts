@@ -12,8 +12,10 @@
  * Entries are `[member, score]` tuples everywhere (ranges, pops, iteration), like `Map` entries.
  */
 import { checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 import { randomSeed } from "../internal/random.js";
-import { ZSkipList } from "./core.js";
+import { MAX_SIZE, ZSkipList } from "./core.js";
+import { Cursors, type IterKind, SortedSetIterator } from "./iterate.js";
 import { compareMembers, type LexBound, parseLexBound } from "./order.js";
 
 const WHERE = "SortedSet";
@@ -28,7 +30,12 @@ export interface SortedSetOptions {
    * @defaultValue a random seed from `crypto.getRandomValues`
    */
   seed?: number;
-  /** Initial number of entries to allocate room for (the arrays grow by doubling anyway). */
+  /**
+   * Entries to make room for at once, 0..2^26 (the most a set holds). A hint: at most 65,536
+   * entries' worth (≈ 2 MiB) is allocated up front, and the arrays double as entries arrive, so
+   * memory follows use.
+   * @defaultValue 16
+   */
   capacity?: number;
 }
 
@@ -68,8 +75,8 @@ export interface ScoreBoundOptions {
 
 export type ScoreRangeOptions = ScoreBoundOptions & LimitOptions;
 
-function checkMember(member: unknown): string {
-  if (typeof member !== "string") throw typeError(WHERE, "member", member, "a string");
+function checkMember(member: unknown, param = "member"): string {
+  if (typeof member !== "string") throw typeError(WHERE, param, member, "a string");
   return member;
 }
 
@@ -83,24 +90,67 @@ function checkIndex(param: string, value: unknown): number {
   return checkInteger(WHERE, param, value, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
 }
 
+const REVERSE_KEYS = ["reverse"] as const;
+const BOUND_KEYS = ["minExclusive", "maxExclusive"] as const;
+const LIMIT_KEYS = ["offset", "count", "reverse"] as const;
+const SCORE_RANGE_KEYS = [...BOUND_KEYS, ...LIMIT_KEYS] as const;
+
+/** `options.reverse` of a checked options object. */
+function reverseOf(options: ReverseOption | undefined): boolean {
+  return checkFlag(WHERE, "reverse", checkOptions(WHERE, options, REVERSE_KEYS).reverse, false);
+}
+
+/** Checked score-bound flags: [minExclusive, maxExclusive]. */
+function boundsOf(o: ScoreBoundOptions): [boolean, boolean] {
+  return [
+    checkFlag(WHERE, "minExclusive", o.minExclusive, false),
+    checkFlag(WHERE, "maxExclusive", o.maxExclusive, false),
+  ];
+}
+
 /** A Redis sorted set: unique string members ordered by (score, member bytes). */
+/** Redis's flag checks for ZADD: NX with XX, and more than one of GT, LT, NX, are errors. */
+function checkCombination(nx: boolean, xx: boolean, gt: boolean, lt: boolean): void {
+  if (nx && xx) throw rangeError(WHERE, "options", "nx + xx", "compatible flags (NX and XX exclude each other)");
+  if ((gt ? 1 : 0) + (lt ? 1 : 0) + (nx ? 1 : 0) > 1) {
+    throw rangeError(WHERE, "options", "gt/lt/nx", "compatible flags (at most one of GT, LT and NX)");
+  }
+}
+
 export class SortedSet implements Iterable<SortedSetEntry> {
   readonly #list: ZSkipList;
-  /** Bumped by every mutation so live iterators know to re-seek. */
-  #version = 0;
+  /** Live iterators, told of every change before it is made (see ./iterate.ts). */
+  readonly #cursors = new Cursors();
 
-  /** Creates an empty sorted set. O(capacity). */
-  constructor(options: SortedSetOptions = {}) {
-    const seed = options.seed === undefined ? randomSeed() : checkInteger(WHERE, "seed", options.seed, 0, 0xffffffff);
-    const capacity =
-      options.capacity === undefined ? 16 : checkInteger(WHERE, "capacity", options.capacity, 0, 2 ** 28);
+  /**
+   * Creates an empty sorted set. O(min(capacity, 65,536)).
+   * @throws TypeError for an unknown option key or a non-object `options`; RangeError for a seed
+   *   outside 0..2^32−1 or a capacity outside 0..2^26.
+   */
+  constructor(options?: SortedSetOptions) {
+    const o = checkOptions(WHERE, options, ["seed", "capacity"]);
+    const seed = o.seed === undefined ? randomSeed() : checkInteger(WHERE, "seed", o.seed, 0, 0xffffffff);
+    const capacity = o.capacity === undefined ? 16 : checkInteger(WHERE, "capacity", o.capacity, 0, MAX_SIZE);
     this.#list = new ZSkipList(seed, capacity);
   }
 
-  /** Builds a set from `[member, score]` pairs (a later pair for the same member wins). O(n log n). */
+  /**
+   * Builds a set from `[member, score]` pairs (a later pair for the same member wins), as ZADD with
+   * many pairs. O(n log n).
+   * @throws TypeError when `entries` is not a synchronous iterable (a string, an async iterable) or
+   *   an entry is not a `[member, score]` array.
+   */
   static from(entries: Iterable<readonly [string, number]>, options?: SortedSetOptions): SortedSet {
+    checkIterable(WHERE, "entries", entries);
     const zs = new SortedSet(options);
-    for (const [member, score] of entries) zs.add(member, score);
+    let i = 0;
+    for (const entry of entries) {
+      if (!Array.isArray(entry)) throw typeError(WHERE, `entries[${i}]`, entry, "a [member, score] array");
+      checkMember(entry[0], `entries[${i}][0]`);
+      checkScore(`entries[${i}][1]`, entry[1]);
+      zs.add(entry[0], entry[1]);
+      i++;
+    }
     return zs;
   }
 
@@ -126,30 +176,41 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     let lt = false;
     let ch = false;
     if (options !== undefined) {
-      nx = options.nx === true;
-      xx = options.xx === true;
-      gt = options.gt === true;
-      lt = options.lt === true;
-      ch = options.ch === true;
-      if (nx && xx) throw rangeError(WHERE, "options", "nx + xx", "compatible flags (NX and XX exclude each other)");
-      if ((gt ? 1 : 0) + (lt ? 1 : 0) + (nx ? 1 : 0) > 1) {
-        throw rangeError(WHERE, "options", "gt/lt/nx", "compatible flags (at most one of GT, LT and NX)");
-      }
+      const o = checkOptions(WHERE, options, ["nx", "xx", "gt", "lt", "ch"]);
+      nx = checkFlag(WHERE, "nx", o.nx, false);
+      xx = checkFlag(WHERE, "xx", o.xx, false);
+      gt = checkFlag(WHERE, "gt", o.gt, false);
+      lt = checkFlag(WHERE, "lt", o.lt, false);
+      ch = checkFlag(WHERE, "ch", o.ch, false);
+      checkCombination(nx, xx, gt, lt);
     }
     const list = this.#list;
     const node = list.find(member);
     if (node === NIL) {
       if (xx) return false;
-      list.insert(score, member);
-      this.#version++;
+      this.#insert(score, member);
       return true;
     }
     if (nx) return false;
     const current = list.scoreOf(node);
     if ((gt && score <= current) || (lt && score >= current) || score === current) return false;
-    list.updateScore(node, score);
-    this.#version++;
+    this.#update(node, score);
     return ch;
+  }
+
+  /** Inserts a member known to be absent, after telling live iterators. */
+  #insert(score: number, member: string): void {
+    const list = this.#list;
+    if (list.length >= MAX_SIZE) throw rangeError(WHERE, "size", list.length + 1, `at most 2^26 (${MAX_SIZE}) members`);
+    if (this.#cursors.active) this.#cursors.detachAll();
+    list.insert(score, member);
+  }
+
+  /** Gives node x a new score, after telling live iterators when the member moves. */
+  #update(x: number, score: number): void {
+    const list = this.#list;
+    if (this.#cursors.active && !list.staysInPlace(x, score)) this.#cursors.detachAll();
+    list.updateScore(x, score);
   }
 
   /**
@@ -163,16 +224,12 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     const list = this.#list;
     const node = list.find(member);
     if (node === NIL) {
-      list.insert(delta, member);
-      this.#version++;
+      this.#insert(delta, member);
       return delta;
     }
     const score = list.scoreOf(node) + delta;
     if (Number.isNaN(score)) throw rangeError(WHERE, "resulting score", score, "a number, not NaN");
-    if (score !== list.scoreOf(node)) {
-      list.updateScore(node, score);
-      this.#version++;
-    }
+    if (score !== list.scoreOf(node)) this.#update(node, score);
     return score;
   }
 
@@ -181,8 +238,8 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     checkMember(member);
     const node = this.#list.find(member);
     if (node === NIL) return false;
+    if (this.#cursors.active) this.#cursors.removing(node);
     this.#list.delete(node);
-    this.#version++;
     return true;
   }
 
@@ -205,10 +262,11 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    */
   rank(member: string, options?: ReverseOption): number | undefined {
     checkMember(member);
+    const reverse = options === undefined ? false : reverseOf(options);
     const node = this.#list.find(member);
     if (node === NIL) return undefined;
     const r = this.#list.rankOf(node);
-    return options?.reverse === true ? this.#list.length - r : r - 1;
+    return reverse ? this.#list.length - r : r - 1;
   }
 
   /**
@@ -217,10 +275,11 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    */
   at(index: number, options?: ReverseOption): SortedSetEntry | undefined {
     checkIndex("index", index);
+    const reverse = options === undefined ? false : reverseOf(options);
     const n = this.#list.length;
     let i = index < 0 ? index + n : index;
     if (i < 0 || i >= n) return undefined;
-    if (options?.reverse === true) i = n - 1 - i;
+    if (reverse) i = n - 1 - i;
     const x = this.#list.nodeAt(i + 1);
     return [this.#list.memberOf(x), this.#list.scoreOf(x)];
   }
@@ -245,8 +304,9 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    */
   range(start: number, stop: number, options?: ReverseOption): SortedSetEntry[] {
     const [lo, hi] = this.#rankWindow(start, stop);
+    const reverse = options === undefined ? false : reverseOf(options);
     if (lo > hi) return [];
-    if (options?.reverse === true) {
+    if (reverse) {
       const n = this.#list.length;
       return this.#collect(n - 1 - lo, hi - lo + 1, true);
     }
@@ -257,8 +317,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   #scoreWindow(min: number, max: number, options: ScoreBoundOptions | undefined): [number, number] {
     checkScore("min", min);
     checkScore("max", max);
-    const minEx = options?.minExclusive === true;
-    const maxEx = options?.maxExclusive === true;
+    const [minEx, maxEx] = boundsOf(checkOptions(WHERE, options, BOUND_KEYS));
     if (min > max) return [0, 0];
     const lo = this.#list.countBelowScore(min, minEx);
     const end = this.#list.countBelowScore(max, !maxEx);
@@ -299,10 +358,10 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     return out;
   }
 
-  /** Parses `offset`/`count` (LIMIT); returns the count limit, or -1 when nothing can be returned. */
-  #limit(options: LimitOptions | undefined): number {
-    const offset = options?.offset === undefined ? 0 : checkIndex("offset", options.offset);
-    const count = options?.count === undefined ? -1 : checkIndex("count", options.count);
+  /** Parses `offset`/`count` (LIMIT) of checked options; returns the count limit, or -1 when nothing can be returned. */
+  #limit(o: LimitOptions): number {
+    const offset = o.offset === undefined ? 0 : checkIndex("offset", o.offset);
+    const count = o.count === undefined ? -1 : checkIndex("count", o.count);
     if (offset < 0 || count === 0) return -1;
     return count < 0 ? Number.POSITIVE_INFINITY : count;
   }
@@ -318,14 +377,15 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   rangeByScore(min: number, max: number, options?: ScoreRangeOptions): SortedSetEntry[] {
     checkScore("min", min);
     checkScore("max", max);
-    const limit = this.#limit(options);
+    const o: ScoreRangeOptions = options === undefined ? {} : checkOptions(WHERE, options, SCORE_RANGE_KEYS);
+    const [minEx, maxEx] = boundsOf(o);
+    const reverse = checkFlag(WHERE, "reverse", o.reverse, false);
+    const limit = this.#limit(o);
     const out: SortedSetEntry[] = [];
     if (limit < 0 || min > max) return out;
-    const offset = options?.offset ?? 0;
-    const minEx = options?.minExclusive === true;
-    const maxEx = options?.maxExclusive === true;
+    const offset = o.offset ?? 0;
     const list = this.#list;
-    if (options?.reverse === true) {
+    if (reverse) {
       const end = list.countBelowScore(max, !maxEx);
       let x = offset === 0 ? list.lastBelow : end - offset >= 1 ? list.nodeAt(end - offset) : NIL;
       while (x !== NIL && out.length < limit) {
@@ -366,12 +426,14 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   rangeByLex(min: string, max: string, options?: LimitOptions): SortedSetEntry[] {
     const a = parseLexBound(WHERE, "min", min);
     const b = parseLexBound(WHERE, "max", max);
-    const limit = this.#limit(options);
+    const o: LimitOptions = options === undefined ? {} : checkOptions(WHERE, options, LIMIT_KEYS);
+    const reverse = checkFlag(WHERE, "reverse", o.reverse, false);
+    const limit = this.#limit(o);
     const out: SortedSetEntry[] = [];
     if (limit < 0) return out;
-    const offset = options?.offset ?? 0;
+    const offset = o.offset ?? 0;
     const list = this.#list;
-    if (options?.reverse === true) {
+    if (reverse) {
       const end = this.#lexRank(b, false);
       let x = offset === 0 ? list.lastBelow : end - offset >= 1 ? list.nodeAt(end - offset) : NIL;
       while (x !== NIL && out.length < limit) {
@@ -408,9 +470,8 @@ export class SortedSet implements Iterable<SortedSetEntry> {
 
   #removeWindow(lo: number, end: number): number {
     if (end <= lo) return 0;
-    const removed = this.#list.deleteRanks(lo + 1, end);
-    this.#version++;
-    return removed;
+    if (this.#cursors.active) this.#cursors.detachAll();
+    return this.#list.deleteRanks(lo + 1, end);
   }
 
   /** Removes ranks start..stop (negative from the end); returns the number removed (ZREMRANGEBYRANK). O(log n + k). */
@@ -452,58 +513,62 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     return out;
   }
 
-  /** Removes every entry (DEL); keeps the allocated arrays. O(capacity). */
+  /**
+   * Removes every entry (DEL) and releases the arrays beyond their initial size; live iterators end.
+   * O(words in use).
+   */
   clear(): void {
+    if (this.#cursors.active) this.#cursors.endAll();
     this.#list.clear();
-    this.#version++;
   }
 
   // ---------------------------------------------------------------- iteration
 
   /**
-   * Iterates `[member, score]` in order (highest first with `reverse`). O(1) per step. The set may
-   * be changed during iteration: the iterator then re-seeks (O(log n)) to the entry after the last
-   * one it returned, so every entry present throughout is visited exactly once, in order.
+   * Iterates `[member, score]` in order, lowest first (highest first with `reverse`). O(1) per step.
+   *
+   * The set may change during the iteration, with `Map`'s guarantee: every member present for the
+   * whole iteration is visited exactly once, and the iteration ends (after at most as many steps as
+   * the set had members when it began). Members added meanwhile are not visited; a member removed
+   * before it is reached is not visited. Until the first change that adds a member or moves one,
+   * members come in the set's order; from that change on, in the order they had just before it,
+   * each with its score at the time it is visited. That change costs the iterator one copy of the
+   * members it has left (O(k)); removing members and changing scores in place cost nothing extra.
+   * @throws TypeError for an unknown option or a non-boolean `reverse`.
    */
-  *entries(options?: ReverseOption): IterableIterator<SortedSetEntry> {
-    const list = this.#list;
-    const reverse = options?.reverse === true;
-    let x = reverse ? list.tail : list.first();
-    while (x !== NIL) {
-      const member = list.memberOf(x);
-      const score = list.scoreOf(x);
-      const version = this.#version;
-      yield [member, score];
-      if (version === this.#version) {
-        x = reverse ? list.prevOf(x) : list.nextOf(x);
-      } else if (reverse) {
-        const r = list.countBelowEntry(score, member, false);
-        x = r === 0 ? NIL : list.nodeAt(r);
-      } else {
-        const r = list.countBelowEntry(score, member, true);
-        x = r >= list.length ? NIL : list.nodeAt(r + 1);
-      }
-    }
+  entries(options?: ReverseOption): IterableIterator<SortedSetEntry> {
+    return this.#iterate(0, options);
   }
 
-  /** Members in order (highest first with `reverse`). */
-  *keys(options?: ReverseOption): IterableIterator<string> {
-    for (const [member] of this.entries(options)) yield member;
+  /** Members in order (highest first with `reverse`); changes during iteration as in {@link entries}. */
+  keys(options?: ReverseOption): IterableIterator<string> {
+    return this.#iterate(1, options);
   }
 
-  /** Scores in order (highest first with `reverse`). */
-  *values(options?: ReverseOption): IterableIterator<number> {
-    for (const [, score] of this.entries(options)) yield score;
+  /** Scores in order (highest first with `reverse`); changes during iteration as in {@link entries}. */
+  values(options?: ReverseOption): IterableIterator<number> {
+    return this.#iterate(2, options);
+  }
+
+  #iterate<T>(kind: IterKind, options: ReverseOption | undefined): IterableIterator<T> {
+    const reverse = options === undefined ? false : reverseOf(options);
+    return new SortedSetIterator<T>(this.#list, this.#cursors, kind, reverse);
   }
 
   /** `[member, score]` lowest first; same as {@link entries}. */
   [Symbol.iterator](): IterableIterator<SortedSetEntry> {
-    return this.entries();
+    return this.#iterate(0, undefined);
   }
 
-  /** Calls `fn(score, member, set)` for each entry in order, like `Map#forEach`. */
+  /**
+   * Calls `fn(score, member, set)` for each entry in order, like `Map#forEach`; `fn` may change the
+   * set, with the guarantee of {@link entries}.
+   * @throws TypeError when `fn` is not a function.
+   */
   forEach(fn: (score: number, member: string, set: SortedSet) => void): void {
-    for (const [member, score] of this.entries()) fn(score, member, this);
+    if (typeof fn !== "function") throw typeError(WHERE, "fn", fn, "a function");
+    const it = this.#iterate<SortedSetEntry>(0, undefined);
+    for (let r = it.next(); r.done !== true; r = it.next()) fn(r.value[1], r.value[0], this);
   }
 
   // ---------------------------------------------------------------- diagnostics
