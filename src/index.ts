@@ -14,3 +14,4 @@ export * from "./hll/index.js";
 export * from "./idgen/index.js";
 export { RedstructFormatError } from "./internal/errors.js";
 export * from "./skiplist/index.js";
+export * from "./topk/index.js";
