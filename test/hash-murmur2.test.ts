@@ -61,6 +61,16 @@ describe("murmur2 (MurmurHash2 32-bit)", () => {
     );
   });
 
+  it("validates its arguments", () => {
+    expect(() => murmur2("a", Number.NaN)).toThrow(/seed must be/);
+    expect(() => murmur2("a", 2 ** 32)).toThrow(RangeError);
+    expect(() => murmur2("a", "1" as unknown as number)).toThrow(TypeError);
+    expect(() => murmur2({} as unknown as string)).toThrow(TypeError);
+    expect(murmur2("a", -1)).toBe(murmur2("a", 0xffffffff));
+    expect(() => murmur2Bytes([1, 2] as unknown as Uint8Array, 2)).toThrow(/bytes must be/);
+    expect(() => murmur2Bytes(new Uint8Array(2), 3)).toThrow(/len must be/);
+  });
+
   it("defaults to seed 0", () => {
     expect(murmur2("abc")).toBe(murmur2("abc", 0));
     expect(murmur2("")).toBe(0);

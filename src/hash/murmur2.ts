@@ -11,6 +11,9 @@
  * test/vectors/redisbloom/hashes.json. Cost: O(length), no allocation for ASCII strings and byte
  * arrays (other strings are encoded into a reused scratch buffer).
  */
+
+import { checkInteger, typeError } from "../internal/errors.js";
+import { checkSeed32 } from "./args.js";
 import {
   encodeScratch,
   type Item,
@@ -50,18 +53,22 @@ export function murmur2Source(src: Source, len: number, seed: number): number {
  * already hold the bytes (RedisBloom's legacy Bloom mode hashes one item under two seeds).
  */
 export function murmur2Bytes(bytes: Uint8Array, len: number, seed = 0): number {
-  return murmur2Source(bytes, len, seed);
+  if (!(bytes instanceof Uint8Array)) throw typeError("hash", "bytes", bytes, "a Uint8Array");
+  checkInteger("hash", "len", len, 0, bytes.length);
+  return murmur2Source(bytes, len, checkSeed32(seed));
 }
 
 /**
  * MurmurHash2 (32-bit) of an element's bytes, as an unsigned 32-bit number — RedisBloom's
  * `MurmurHash2(item, len, seed)`. Allocation-free for ASCII strings, numbers' decimal forms and byte
  * arrays. O(length).
- * @param seed unsigned 32-bit seed (taken modulo 2^32).
+ * @param seed a 32-bit seed, as an int32 or a uint32.
+ * @throws TypeError / RangeError for an element of another type or a seed that is not 32 bits.
  * @example murmur2("a", 1919) // the Top-K fingerprint of "a"
  */
 export function murmur2(value: Item, seed = 0): number {
   const src = sourceOf(value);
+  seed = checkSeed32(seed);
   const h = murmur2Source(src, src.length, seed);
   return h >= 0 ? h : murmur2Source(scratchBytes(), encodeScratch(src as string), seed);
 }
