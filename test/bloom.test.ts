@@ -37,11 +37,19 @@ const capacity = fc.integer({ min: 1, max: 2000 });
 const errorRate = fc.double({ min: 1e-6, max: 0.5, noNaN: true });
 
 describe("calculator", () => {
-  it("bloomParameters: m = ⌈−n ln p / ln²2⌉, k minimises the rate, the rate is reported exactly", () => {
+  it("bloomParameters: m = ⌈−n ln p / ln²2⌉ while k* ∈ [1, 64] (else the fewest bits reaching p), k minimises the rate, the rate is reported exactly", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 1e9 }), fc.double({ min: 1e-12, max: 0.999, noNaN: true }), (n, p) => {
         const r = bloomParameters(n, p);
-        expect(r.bits).toBe(Math.ceil((-n * Math.log(p)) / LN2_SQ));
+        const formula = Math.ceil((-n * Math.log(p)) / LN2_SQ);
+        const ideal = (formula / n) * Math.LN2;
+        if (ideal >= 1 && ideal <= 64) expect(r.bits).toBe(formula);
+        else {
+          // k* < 1: one probe would miss p with the formula's bits; the strict size meets p and is
+          // the fewest bits that do (one bit less misses it with every k).
+          expect(model(r.bits, r.hashes, n)).toBeLessThanOrEqual(p);
+          for (let k = 1; k <= 64; k++) expect(model(r.bits - 1, k, n)).toBeGreaterThan(p * (1 - 1e-12));
+        }
         expect(r.bitsPerElement).toBe(r.bits / n);
         const f = (k: number) => model(r.bits, k, n);
         expect(r.falsePositiveRate).toBeCloseTo(f(r.hashes), 12);

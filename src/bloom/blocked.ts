@@ -53,7 +53,7 @@ import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { formatError, rangeError, typeError } from "../internal/errors.js";
 import { checkFillCounters, itemsAfterMerge, mergeWords, popcount } from "./filter.js";
 import { H, HASHING_SCHEME, hashElement, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
-import { checkCapacity, checkErrorRate, MAX_HASHES } from "./params.js";
+import { checkCapacity, checkErrorRate, MAX_HASHES, searchStep, startSearch } from "./params.js";
 
 const WHERE = "BlockedBloomFilter";
 const MAGIC = "RSBB";
@@ -133,11 +133,32 @@ function bestHashes(blocks: number, n: number): { hashes: number; rate: number }
 export function blockedParameters(capacity: number, errorRate: number, where = WHERE): BlockedBloomParameters {
   const n = checkCapacity(where, capacity);
   const p = checkErrorRate(where, errorRate);
-  const tooBig = () =>
-    rangeError(where, "capacity", capacity, `small enough to fit ${MAX_BLOCKS} blocks of 512 bits at errorRate ${p}`);
+  startSearch();
+  const tooBig = () => {
+    // Even one item in the largest filter has a floor (its block's k probes must all miss): below
+    // it, no capacity helps and the error rate is what is wrong.
+    const floor = bestHashes(MAX_BLOCKS, 1).rate;
+    if (floor > p) {
+      return rangeError(
+        where,
+        "errorRate",
+        p,
+        `at least ${floor.toPrecision(3)} for a blocked filter (the lowest rate ${MAX_BLOCKS} blocks of 512 bits reach for a single item)`,
+      );
+    }
+    return rangeError(
+      where,
+      "capacity",
+      capacity,
+      `small enough to fit ${MAX_BLOCKS} blocks of 512 bits at errorRate ${p}`,
+    );
+  };
   const standard = Math.ceil((-n * Math.log(p)) / LN2_SQUARED / BLOCK_BITS) || 1;
   if (standard > MAX_BLOCKS) throw tooBig();
-  const fits = (b: number) => bestHashes(b, n).rate <= p;
+  const fits = (b: number) => {
+    searchStep(where);
+    return bestHashes(b, n).rate <= p;
+  };
   // `lo` is assumed not to fit (the blocked filter never beats the standard one by 2×).
   let lo = Math.floor(standard / 2);
   let hi = Math.max(1, standard);

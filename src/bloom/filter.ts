@@ -27,7 +27,7 @@ import type { Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
 import { H, HASHING_SCHEME, hashElement, RING_BITS, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
-import { bloomParameters, checkCapacity, checkErrorRate, MAX_BITS, MAX_HASHES } from "./params.js";
+import { checkCapacity, checkErrorRate, MAX_BITS, MAX_HASHES, sizeFilter } from "./params.js";
 
 const WHERE = "BloomFilter";
 /** Serialization magic and version. */
@@ -125,7 +125,8 @@ export class BloomFilter {
 
   /**
    * Creates an empty filter, either sized by {@link bloomParameters} for `{ capacity, errorRate }`
-   * (BF.RESERVE) or with an explicit `{ bits, hashes }`. O(m/32) to allocate the zeroed words.
+   * (BF.RESERVE) — so its expected rate at capacity is errorRate up to the rounding of k — or with an
+   * explicit `{ bits, hashes }`. O(m/32) to allocate the zeroed words.
    * @throws TypeError for a missing/mistyped option, RangeError for a value out of range (including
    *   a capacity/errorRate pair that needs 2^31 bits or more).
    */
@@ -144,15 +145,7 @@ export class BloomFilter {
     if (bySize) {
       this.#capacity = checkCapacity(WHERE, o.capacity);
       this.#errorRate = checkErrorRate(WHERE, o.errorRate);
-      ({ bits, hashes } = bloomParameters(this.#capacity, this.#errorRate));
-      if (bits > MAX_BITS) {
-        throw rangeError(
-          WHERE,
-          "capacity",
-          o.capacity,
-          `small enough to fit 2^31 − 1 bits at errorRate ${o.errorRate}`,
-        );
-      }
+      ({ bits, hashes } = sizeFilter(WHERE, this.#capacity, this.#errorRate, MAX_BITS));
     } else {
       bits = checkInteger(WHERE, "bits", o.bits, 1, MAX_BITS);
       hashes = checkInteger(WHERE, "hashes", o.hashes, 1, MAX_HASHES);
@@ -487,7 +480,12 @@ export class BloomFilter {
       throw formatError(WHERE, `inconsistent capacity ${capacity} / error rate ${errorRate}`);
     }
     if (capacity !== 0) {
-      const p = bloomParameters(capacity, errorRate);
+      let p: { bits: number; hashes: number };
+      try {
+        p = sizeFilter(WHERE, capacity, errorRate, MAX_BITS);
+      } catch {
+        throw formatError(WHERE, `capacity ${capacity} at error rate ${errorRate} cannot be sized`);
+      }
       if (p.bits !== bits || p.hashes !== hashes) {
         throw formatError(WHERE, `capacity ${capacity} at ${errorRate} needs ${p.bits} bits / ${p.hashes} hashes`);
       }

@@ -115,35 +115,47 @@ export class ScalableBloomFilter {
     this.#nonScaling = ns;
     // fromBytes brings its own links: it must not allocate a first link (up to 256 MiB) on the say
     // of a header it has not yet checked against the input's length.
-    if (restoring) {
-      if (!this.#linkShape(0)) throw rangeError(WHERE, "capacity", this.#capacity, "small enough for one link");
-    } else {
-      this.#grow();
+    // The first link must exist. Its error share errorRate·tightening is a positive double here or
+    // the product underflowed; its capacity is a safe integer; so only its size can fail, and since a
+    // single item fits at any positive rate (≤ 7.3·10^6 bits at 5e-324), that is the capacity's doing.
+    const first = this.#linkShape(0);
+    if (typeof first === "string") {
+      if (!(this.#errorRate * this.#tightening > 0)) {
+        throw new RangeError(
+          `redstruct/${WHERE}: errorRate × tightening must be a positive number (the first link's error share), ` +
+            `got ${this.#errorRate} × ${this.#tightening} = 0`,
+        );
+      }
+      throw rangeError(
+        WHERE,
+        "capacity",
+        this.#capacity,
+        `small enough for a first link of at most 2^31 − 1 bits at errorRate × tightening = ${this.#errorRate * this.#tightening}`,
+      );
     }
+    if (!restoring) this.#grow();
   }
 
-  /** Shape of link `i`: (cap_i, p_i, bits, hashes), or undefined when it cannot exist. */
-  #linkShape(i: number): { capacity: number; error: number; bits: number; hashes: number } | undefined {
+  /**
+   * Shape of link `i`: (cap_i, p_i, bits, hashes), or why it cannot exist. Links are sized strictly
+   * (params.ts), so a link that exists meets its error share.
+   */
+  #linkShape(i: number): { capacity: number; error: number; bits: number; hashes: number } | string {
     // One closed form used everywhere (growth, checks, fromBytes), so the figures always agree.
     const capacity = this.#capacity * this.#expansion ** i;
     const error = this.#errorRate * this.#tightening ** (i + 1);
-    if (capacity > Number.MAX_SAFE_INTEGER || !(error > 0)) return undefined;
-    const { bits, hashes } = strictParameters(capacity, error);
-    return bits <= MAX_BITS ? { capacity, error, bits, hashes } : undefined;
+    if (capacity > Number.MAX_SAFE_INTEGER) return `its capacity ${capacity} would pass 2^53 − 1`;
+    if (!(error > 0)) return `its error share errorRate × tightening^${i + 1} underflows to 0`;
+    const { bits, hashes } = strictParameters(capacity, error, MAX_BITS, WHERE);
+    if (!(bits <= MAX_BITS)) return `it would need more than 2^31 − 1 bits for ${capacity} items at ${error}`;
+    return { capacity, error, bits, hashes };
   }
 
   /** Appends the next link. */
   #grow(): BloomFilter {
     const i = this.#links.length;
     const shape = this.#linkShape(i);
-    if (!shape) {
-      if (i === 0) {
-        throw rangeError(WHERE, "capacity", this.#capacity, `small enough to fit 2^31 − 1 bits at ${this.#errorRate}`);
-      }
-      throw new RangeError(
-        `redstruct/${WHERE}: cannot add link ${i + 1}: it would need 2^31 bits or more, or over 64 hashes`,
-      );
-    }
+    if (typeof shape === "string") throw new RangeError(`redstruct/${WHERE}: cannot add link ${i + 1}: ${shape}`);
     const link = new BloomFilter({ bits: shape.bits, hashes: shape.hashes });
     this.#links.push(link);
     this.#linkCapacity.push(shape.capacity);
@@ -299,7 +311,7 @@ export class ScalableBloomFilter {
       const link = links[i]!;
       link.checkInvariants();
       const shape = this.#linkShape(i);
-      if (!shape) fail(`link ${i} cannot exist`);
+      if (typeof shape === "string") fail(`link ${i} cannot exist: ${shape}`);
       if (shape.bits !== link.bits || shape.hashes !== link.hashes || shape.capacity !== this.#linkCapacity[i]) {
         fail(`link ${i} has ${link.bits} bits / ${link.hashes} hashes, expected ${shape.bits} / ${shape.hashes}`);
       }
@@ -365,7 +377,12 @@ export class ScalableBloomFilter {
     for (let i = 0; i < count; i++) {
       const link = BloomFilter._read(r);
       const shape = sbf.#linkShape(i);
-      if (!shape || shape.bits !== link.bits || shape.hashes !== link.hashes || link.capacity !== undefined) {
+      if (
+        typeof shape === "string" ||
+        shape.bits !== link.bits ||
+        shape.hashes !== link.hashes ||
+        link.capacity !== undefined
+      ) {
         throw formatError(WHERE, `link ${i} does not have the shape its options imply`);
       }
       const full = i < count - 1;
