@@ -91,3 +91,38 @@ export function classicEstimate(histogram: ArrayLike<number>, m: number, q: numb
   if (raw <= 2.5 * m && zeros > 0) return m * Math.log(m / zeros);
   return raw;
 }
+
+/**
+ * Standard deviation of a HyperLogLog estimate at true cardinality n, for `bounds()`.
+ *
+ * Derived from the Poisson model (the registers independent, register j's run maximum of a
+ * Poisson(λ = n/m) number of geometric runs, so P(register ≤ k) = exp(−λ·2^−k) for k ≤ q and 1 at
+ * q + 1). The Fisher information I(λ) of one register gives the Cramér–Rao variance m/I(λ) of an
+ * estimate of n when the element count itself is Poisson; a fixed count n removes the Poisson part,
+ * n (law of total variance), leaving m/I(λ) − n. At small n this is linear counting's variance
+ * m(e^t − t − 1) (t = n/m: the sketch is nearly exact), at large n it tends to (1.037 n)²/m. Ertl's
+ * estimator is as efficient as maximum likelihood to within 0.2 % (1.0385 vs 1.0367 asymptotically),
+ * so this is its standard deviation across the whole range. O(q).
+ */
+export function hllStdDev(n: number, m: number, q: number): number {
+  if (!(n > 0)) return 0;
+  const l = n / m;
+  // u = 0: P = e^−λ, dP/dλ = −e^−λ.
+  let F = Math.exp(-l);
+  let info = F;
+  let dF = -F;
+  let t = 1;
+  for (let u = 1; u <= q + 1; u++) {
+    const tu = u <= q ? t * 0.5 : 0;
+    const Fu = Math.exp(-l * tu);
+    // P(register = u) = F(u) − F(u−1) without cancellation: F(u)·(1 − e^{−λ(t_{u−1} − t_u)}).
+    const p = -Fu * Math.expm1(-l * (t - tu));
+    const dFu = -tu * Fu;
+    const dp = dFu - dF;
+    if (p > 0) info += (dp * dp) / p;
+    F = Fu;
+    dF = dFu;
+    t = tu;
+  }
+  return Math.sqrt(Math.max(0, m / info - n));
+}

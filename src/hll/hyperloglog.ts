@@ -29,14 +29,20 @@
  * until the next change); `merge` O(m); serialization O(m).
  */
 import { type Item, murmur64aInto } from "../hash/index.js";
-import { checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
 import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
-import { classicEstimate, ertlEstimate } from "./estimators.js";
+import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds } from "./bounds.js";
+import { classicEstimate, ertlEstimate, hllStdDev } from "./estimators.js";
+import { Martingale } from "./martingale.js";
 import { decodeRedis, encodeRedisDense, encodeRedisSparse, REDIS_PRECISION } from "./redis.js";
 import { decodeBytes, encodeDense, encodeSparse } from "./serialize.js";
 
-/** How `count()` turns registers into a number. */
-export type Estimator = "ertl" | "classic";
+/**
+ * How `count()` turns registers into a number: "ertl" (PFCOUNT's), "classic" (Flajolet et al.'s
+ * harmonic mean with linear counting) or "martingale" (HIP: kept up to date by every add; see
+ * {@link HyperLogLog.count}).
+ */
+export type Estimator = "ertl" | "classic" | "martingale";
 
 /** Options of {@link HyperLogLog}. */
 export interface HyperLogLogOptions {
@@ -46,10 +52,11 @@ export interface HyperLogLogOptions {
    */
   precision?: number;
   /**
-   * Estimator used by `count()` when none is given.
+   * Estimator used by `count()` when none is given. The martingale estimator cannot be the default,
+   * since merged sketches do not have it; ask for it by name: `count("martingale")`.
    * @defaultValue "ertl" (PFCOUNT's)
    */
-  estimator?: Estimator;
+  estimator?: "ertl" | "classic";
 }
 
 /** Encoding of a Redis blob written by {@link HyperLogLog.toRedis}. */
@@ -67,11 +74,12 @@ export interface FromRedisOptions {
    * Estimator used by `count()` when none is given.
    * @defaultValue "ertl"
    */
-  estimator?: Estimator;
+  estimator?: "ertl" | "classic";
 }
 
 const WHERE = "HyperLogLog";
-const ESTIMATORS: readonly Estimator[] = ["ertl", "classic"];
+/** Default estimators by their code in the toBytes() format. */
+const ESTIMATORS: readonly ("ertl" | "classic")[] = ["ertl", "classic"];
 /** Sparse entries an empty sketch starts with. */
 const SPARSE_INITIAL = 8;
 /** Below this precision m/16 is under 32 entries: sparse would save nothing, start dense. */
@@ -80,9 +88,19 @@ const MIN_SPARSE_PRECISION = 9;
 // Scratch shared by every instance: hash output and the count histogram. No call allocates.
 const hash = new Uint32Array(2);
 const histogram = new Float64Array(64);
+/** 2^−r: the probability that an element's run exceeds r (for r below the longest run, 65 − p). */
+const BEYOND = Float64Array.from({ length: 66 }, (_, r) => 2 ** -r);
+
+/** A default estimator: "ertl" or "classic". */
+function checkDefaultEstimator(value: unknown): "ertl" | "classic" {
+  if (value !== "ertl" && value !== "classic") throw typeError(WHERE, "estimator", value, '"ertl" or "classic"');
+  return value;
+}
 
 function checkEstimator(value: unknown): Estimator {
-  if (value !== "ertl" && value !== "classic") throw typeError(WHERE, "estimator", value, '"ertl" or "classic"');
+  if (value !== "ertl" && value !== "classic" && value !== "martingale") {
+    throw typeError(WHERE, "estimator", value, '"ertl", "classic" or "martingale"');
+  }
   return value;
 }
 
@@ -123,7 +141,7 @@ export class HyperLogLog {
   readonly #m: number;
   /** q + 1 = 65 − p: the longest possible run. */
   readonly #maxRun: number;
-  readonly #estimator: Estimator;
+  readonly #estimator: "ertl" | "classic";
   /** Largest number of sparse entries before promotion to dense (0: always dense). */
   readonly #sparseLimit: number;
   /** Packed dense registers + 1 pad byte, or null while sparse. */
@@ -134,6 +152,8 @@ export class HyperLogLog {
   /** Cached unrounded estimates per estimator; -1 when stale. */
   #ertl = -1;
   #classic = -1;
+  /** HIP state, stepped by every register change that comes from an add. */
+  readonly #mg: Martingale;
 
   /**
    * Creates an empty sketch.
@@ -142,8 +162,9 @@ export class HyperLogLog {
   constructor(options?: HyperLogLogOptions) {
     const o = checkOptions(WHERE, options, ["precision", "estimator"]);
     this.#p = o.precision === undefined ? 14 : checkInteger(WHERE, "precision", o.precision, 4, 18);
-    this.#estimator = o.estimator === undefined ? "ertl" : checkEstimator(o.estimator);
+    this.#estimator = o.estimator === undefined ? "ertl" : checkDefaultEstimator(o.estimator);
     this.#m = 1 << this.#p;
+    this.#mg = new Martingale(this.#m);
     this.#maxRun = 65 - this.#p;
     this.#sparseLimit = this.#p >= MIN_SPARSE_PRECISION ? this.#m >>> 4 : 0;
     if (this.#sparseLimit === 0) {
@@ -177,7 +198,7 @@ export class HyperLogLog {
   }
 
   /** The estimator `count()` uses by default. */
-  get estimator(): Estimator {
+  get estimator(): "ertl" | "classic" {
     return this.#estimator;
   }
 
@@ -249,14 +270,19 @@ export class HyperLogLog {
       const b = bit >>> 3;
       const s = bit & 7;
       const w = d[b]! | (d[b + 1]! << 8);
-      if (((w >>> s) & 63) >= run) return false;
+      const old = (w >>> s) & 63;
+      if (old >= run) return false;
       const nw = (w & ~(63 << s)) | (run << s);
       d[b] = nw;
       d[b + 1] = nw >>> 8;
       this.#ertl = this.#classic = -1;
+      this.#mg.step(BEYOND[old]!, run === this.#maxRun ? 0 : BEYOND[run]!);
       return true;
     }
-    return this.#sparseSet(index, run);
+    const old = this.#sparseSet(index, run);
+    if (old < 0) return false;
+    this.#mg.step(BEYOND[old]!, run === this.#maxRun ? 0 : BEYOND[run]!);
+    return true;
   }
 
   /** Position of the first sparse entry whose register index is ≥ `index` (binary search). */
@@ -272,21 +298,25 @@ export class HyperLogLog {
     return lo;
   }
 
-  /** Raises sparse register `index` to `run`; promotes to dense when the entries would overflow. */
-  #sparseSet(index: number, run: number): boolean {
+  /**
+   * Raises sparse register `index` to `run`; promotes to dense when the entries would overflow.
+   * @returns the register's previous value when it changed, −1 when it was already ≥ run.
+   */
+  #sparseSet(index: number, run: number): number {
     const entries = this.#sparse;
     const lo = this.#sparseSearch(index);
     if (lo < this.#sparseLength && entries[lo]! >>> 6 === index) {
-      if ((entries[lo]! & 63) >= run) return false;
+      const old = entries[lo]! & 63;
+      if (old >= run) return -1;
       entries[lo] = (index << 6) | run;
       this.#ertl = this.#classic = -1;
-      return true;
+      return old;
     }
     if (this.#sparseLength === this.#sparseLimit) {
       this.#promote();
       setPacked(this.#dense!, index, run);
       this.#ertl = this.#classic = -1;
-      return true;
+      return 0;
     }
     let target = entries;
     if (this.#sparseLength === entries.length) {
@@ -299,7 +329,7 @@ export class HyperLogLog {
     target[lo] = (index << 6) | run;
     this.#sparseLength++;
     this.#ertl = this.#classic = -1;
-    return true;
+    return 0;
   }
 
   /** Sparse → dense, in place. O(m). */
@@ -315,9 +345,15 @@ export class HyperLogLog {
   /**
    * Estimated number of distinct elements added, as an integer. Redis: `PFCOUNT key` — with
    * precision 14 and the "ertl" estimator the result equals PFCOUNT's for the same elements.
+   *
+   * "martingale" is the HIP estimator (RMSE ≈ 0.833/√m instead of ≈ 1.04/√m): it is kept up to date
+   * by every add, so it costs O(1) here, but it exists only for a sketch fed by its own adds since it
+   * was created or cleared (or read by fromBytes from such a sketch's bytes). After merge, union,
+   * fold or fromRedis it throws rather than fall back silently.
    * @param estimator overrides the sketch's estimator for this call.
-   * Complexity: O(m) after a change, O(1) when nothing changed since the last count. No side
-   * effect other than the cache.
+   * Complexity: O(m) after a change, O(1) when nothing changed since the last count (and always
+   * O(1) for "martingale"). No side effect other than the cache.
+   * @throws TypeError for an unknown estimator; Error for "martingale" when the sketch lost that state.
    */
   count(estimator: Estimator = this.#estimator): number {
     // Half away from zero, like Redis's llroundl; estimates are ≥ 0 so Math.round agrees.
@@ -328,9 +364,12 @@ export class HyperLogLog {
    * The estimator's value before rounding to an integer (`count()` is `Math.round(estimate())`).
    * For statistics: on small sets the rounding alone shifts the mean by up to 0.5/n.
    * Complexity: as {@link HyperLogLog.count}.
+   * @throws as {@link HyperLogLog.count}.
    */
   estimate(estimator: Estimator = this.#estimator): number {
-    const useErtl = checkEstimator(estimator) === "ertl";
+    const which = checkEstimator(estimator);
+    if (which === "martingale") return this.#mg.checked(WHERE).estimate;
+    const useErtl = which === "ertl";
     const cached = useErtl ? this.#ertl : this.#classic;
     if (cached >= 0) return cached;
     this.#fillHistogram();
@@ -339,6 +378,44 @@ export class HyperLogLog {
     if (useErtl) this.#ertl = n;
     else this.#classic = n;
     return n;
+  }
+
+  /**
+   * An interval estimate of the distinct count: `{ lower, estimate, upper }` holding the true count
+   * with the normal approximation's probability at `stdDevs` standard deviations (68.3 % at 1,
+   * 95.4 % at 2, 99.7 % at 3), across the whole range of cardinalities.
+   *
+   * With "ertl", the standard deviation at cardinality n comes from the Poisson model's Fisher
+   * information with the element count held fixed (see estimators.ts: nearly 0 for tiny sets, which
+   * the sketch counts almost exactly, up to ≈ 1.04·n/√m), and the interval is its inversion: every
+   * n whose estimate would lie within `stdDevs` standard deviations of this one. With "martingale",
+   * it is the estimate ± stdDevs·√v, where v is the variance estimate the martingale keeps.
+   * `lower` is never below the number of non-zero registers, a hard lower bound on the count.
+   * @param stdDevs how many standard deviations wide (a finite number > 0; default 2).
+   * @param estimator "ertl" (default) or "martingale".
+   * Complexity: O(m) after a change (the estimate), plus O(q) per bisection step (≈ 160 steps).
+   * @throws RangeError / TypeError for a bad argument; Error for "martingale" as in count().
+   */
+  bounds(stdDevs = 2, estimator: "ertl" | "martingale" = "ertl"): Bounds {
+    const z = checkStdDevs(WHERE, stdDevs);
+    if (estimator !== "ertl" && estimator !== "martingale") {
+      throw typeError(WHERE, "estimator", estimator, '"ertl" or "martingale"');
+    }
+    const occupied = this.#nonZero();
+    if (estimator === "martingale") {
+      const mg = this.#mg.checked(WHERE);
+      return symmetricBounds(mg.estimate, mg.variance, z, occupied, this.#m);
+    }
+    const m = this.#m;
+    const q = 64 - this.#p;
+    return invertedBounds(this.estimate("ertl"), z, occupied, m, (n) => hllStdDev(n, m, q));
+  }
+
+  /** Number of non-zero registers. O(1) sparse, O(m) dense. */
+  #nonZero(): number {
+    if (this.#dense === null) return this.#sparseLength;
+    this.#fillHistogram();
+    return this.#m - histogram[0]!;
   }
 
   /** Fills the module-level histogram with this sketch's register counts. O(m). */
@@ -423,6 +500,7 @@ export class HyperLogLog {
       const src = other.#p === this.#p ? other : other.fold(this.#p);
       this.#mergeSame(src);
     }
+    if (others.length > 0) this.#mg.lose("merge()");
     return this;
   }
 
@@ -457,7 +535,7 @@ export class HyperLogLog {
             setPacked(this.#dense, e >>> 6, e & 63);
             changed = true;
           }
-        } else if (this.#sparseSet(e >>> 6, e & 63)) {
+        } else if (this.#sparseSet(e >>> 6, e & 63) >= 0) {
           changed = true;
         }
       }
@@ -498,7 +576,7 @@ export class HyperLogLog {
       const k = j & mask;
       if (out[k]! < run) out[k] = run;
     }
-    return HyperLogLog.#fromValues(precision, this.#estimator, out);
+    return HyperLogLog.#fromValues(precision, this.#estimator, out, "fold()");
   }
 
   /**
@@ -519,6 +597,7 @@ export class HyperLogLog {
       const s = sketches[i]!;
       out.#mergeSame(s.#p === p ? s : s.fold(p));
     }
+    out.#mg.lose("HyperLogLog.union()");
     return out;
   }
 
@@ -534,10 +613,14 @@ export class HyperLogLog {
     }
     c.#ertl = this.#ertl;
     c.#classic = this.#classic;
+    c.#mg.copyFrom(this.#mg);
     return c;
   }
 
-  /** Empties the sketch (back to the sparse form when it has one). O(1) plus freeing. */
+  /**
+   * Empties the sketch (back to the sparse form when it has one); the martingale estimator is
+   * available again. O(1) plus freeing.
+   */
   clear(): void {
     if (this.#sparseLimit === 0) this.#dense!.fill(0);
     else {
@@ -546,6 +629,7 @@ export class HyperLogLog {
       this.#sparseLength = 0;
     }
     this.#ertl = this.#classic = -1;
+    this.#mg.reset();
   }
 
   /** True when `other` has the same precision and the same registers. O(m). */
@@ -596,30 +680,55 @@ export class HyperLogLog {
    */
   static fromRedis(bytes: Uint8Array, options?: FromRedisOptions): HyperLogLog {
     const o = checkOptions(WHERE, options, ["estimator"]);
-    const estimator = o.estimator === undefined ? "ertl" : checkEstimator(o.estimator);
+    const estimator = o.estimator === undefined ? "ertl" : checkDefaultEstimator(o.estimator);
     const values = decodeRedis(bytes);
-    return HyperLogLog.#fromValues(REDIS_PRECISION, estimator, values);
+    return HyperLogLog.#fromValues(REDIS_PRECISION, estimator, values, "fromRedis()");
   }
 
   /**
-   * redstruct's compact versioned format (any precision): 12 bytes for an empty p = 14 sketch,
-   * 3 bytes per non-zero register while sparse, 8 + 6m/8 bytes dense.
+   * redstruct's compact versioned format (any precision), carrying the martingale state when the
+   * sketch has it, so `fromBytes(toBytes())` can go on with `count("martingale")`: 13 bytes plus
+   * 24 for that state, then 3 bytes per non-zero register while sparse, 6m/8 bytes dense.
    * @returns a new array. O(m).
    */
   toBytes(): Uint8Array {
     const code = ESTIMATORS.indexOf(this.#estimator);
-    if (this.#dense !== null) return encodeDense(this.#p, code, this.#dense);
-    return encodeSparse(this.#p, code, this.#sparse, this.#sparseLength);
+    const mg = this.#mg.lost === null ? this.#mg : null;
+    if (this.#dense !== null) return encodeDense(this.#p, code, mg, this.#dense);
+    return encodeSparse(this.#p, code, mg, this.#sparse, this.#sparseLength);
   }
 
   /**
-   * Reads a {@link HyperLogLog.toBytes} buffer.
+   * Reads a {@link HyperLogLog.toBytes} buffer (format version 1 or 2). The martingale estimator is
+   * available on the result when the buffer carries its state (version 2 from a sketch that had it).
    * @returns a new sketch equal to the one serialized. O(m).
    * @throws RedstructFormatError when the buffer is malformed, truncated or of an unknown version.
    */
   static fromBytes(bytes: Uint8Array): HyperLogLog {
-    const { precision, estimator, values } = decodeBytes(bytes);
-    return HyperLogLog.#fromValues(precision, ESTIMATORS[estimator]!, values);
+    const { precision, estimator, values, martingale } = decodeBytes(bytes);
+    const h = HyperLogLog.#fromValues(
+      precision,
+      ESTIMATORS[estimator]!,
+      values,
+      "fromBytes() of bytes without the martingale state",
+    );
+    if (martingale !== null) {
+      h.#fillHistogram();
+      let sum = 0;
+      for (let r = 0; r < h.#maxRun; r++) sum += histogram[r]! * BEYOND[r]!;
+      // The running sum drifts from a fresh one by rounding only; anything more is corruption.
+      if (Math.abs(martingale.sum - sum) > 1e-9 * h.#m) {
+        throw formatError(WHERE, `martingale sum ${martingale.sum} does not match the registers (${sum})`);
+      }
+      if (martingale.estimate < h.#nonZero()) {
+        throw formatError(WHERE, `martingale estimate ${martingale.estimate} is below the non-zero registers`);
+      }
+      h.#mg.estimate = martingale.estimate;
+      h.#mg.variance = martingale.variance;
+      h.#mg.sum = martingale.sum;
+      h.#mg.lost = null;
+    }
+    return h;
   }
 
   /** Packs one value per byte into 6-bit registers (+ pad byte). */
@@ -629,9 +738,18 @@ export class HyperLogLog {
     return d;
   }
 
-  /** A sketch from one (validated) value per register, in its canonical representation. */
-  static #fromValues(precision: number, estimator: Estimator, values: Uint8Array): HyperLogLog {
+  /**
+   * A sketch from one (validated) value per register, in its canonical representation, without
+   * the martingale state (lost by `origin`).
+   */
+  static #fromValues(
+    precision: number,
+    estimator: "ertl" | "classic",
+    values: Uint8Array,
+    origin: string,
+  ): HyperLogLog {
     const h = new HyperLogLog({ precision, estimator });
+    h.#mg.lose(origin);
     let nonZero = 0;
     for (let i = 0; i < values.length; i++) if (values[i] !== 0) nonZero++;
     if (nonZero > h.#sparseLimit) {
@@ -689,9 +807,15 @@ export class HyperLogLog {
         last = index;
       }
     }
-    if (this.#ertl >= 0) {
-      this.#fillHistogram();
-      if (ertlEstimate(histogram, this.#m, 64 - this.#p) !== this.#ertl) fail("stale cached count");
+    this.#fillHistogram();
+    if (this.#ertl >= 0 && ertlEstimate(histogram, this.#m, 64 - this.#p) !== this.#ertl) fail("stale cached count");
+    if (this.#mg.lost === null) {
+      let sum = 0;
+      for (let r = 0; r < this.#maxRun; r++) sum += histogram[r]! * BEYOND[r]!;
+      if (Math.abs(this.#mg.sum - sum) > 1e-9 * this.#m) fail(`martingale sum ${this.#mg.sum} != ${sum}`);
+      const nonZero = this.#m - histogram[0]!;
+      if (!(this.#mg.estimate >= nonZero)) fail(`martingale estimate ${this.#mg.estimate} < ${nonZero} registers`);
+      if (!(this.#mg.variance >= 0)) fail(`martingale variance ${this.#mg.variance}`);
     }
   }
 }

@@ -2,15 +2,19 @@
  * `toBytes()` / `fromBytes()`: redstruct's own compact, versioned HyperLogLog format, for any
  * precision (Redis's HYLL blob, in redis.ts, only exists for precision 14).
  *
- * Layout (version 1, little-endian):
- * - "RHLL" magic, version byte (1), precision byte (4..18), estimator byte (0 ertl, 1 classic),
- *   encoding byte (0 dense, 1 sparse);
+ * Layout (version 2, little-endian):
+ * - "RHLL" magic, version byte (2), precision byte (4..18), estimator byte (0 ertl, 1 classic),
+ *   encoding byte (0 dense, 1 sparse), flags byte (bit 0: the martingale state follows; other bits 0);
+ * - martingale state when flagged: three float64 — estimate, variance estimate, and the running sum
+ *   Σ_j P(register j changes) — so a sketch read back continues its HIP estimate exactly;
  * - dense: the m registers packed 6 bits each, LSB-first (6m/8 bytes, the in-memory layout);
  * - sparse: u32 entry count n ≤ m, then n entries of 3 bytes, `index << 6 | value` with strictly
  *   increasing indexes and values 1..q+1 (index ≤ 2^18 − 1 and value ≤ 63 fit in 24 bits).
  *
- * So an empty precision-14 sketch is 12 bytes and a full one 12296. Reading validates every field
- * and every register and throws RedstructFormatError on the first violation. O(m) either way.
+ * Version 1 is the same without the flags byte and the state; it is still read (the state is then
+ * absent). An empty precision-14 sketch is 37 bytes (13 without the state), a dense one 12321.
+ * Reading validates every field and every register and throws RedstructFormatError on the first
+ * violation. O(m) either way.
  */
 
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
@@ -18,28 +22,59 @@ import { formatError } from "../internal/errors.js";
 
 const WHERE = "HyperLogLog";
 const MAGIC = "RHLL";
-const VERSION = 1;
+const VERSION = 2;
+
+/** The martingale state as stored: see martingale.ts. */
+export interface MartingaleState {
+  estimate: number;
+  variance: number;
+  sum: number;
+}
 
 /** What a decoded buffer holds: one register value per byte plus the sketch's settings. */
 export interface DecodedSketch {
   precision: number;
   estimator: number;
   values: Uint8Array;
+  /** The martingale state, or null when the buffer does not carry it. */
+  martingale: MartingaleState | null;
+}
+
+function header(w: ByteWriter, precision: number, estimator: number, encoding: number, mg: MartingaleState | null) {
+  w.magic(MAGIC)
+    .u8(VERSION)
+    .u8(precision)
+    .u8(estimator)
+    .u8(encoding)
+    .u8(mg === null ? 0 : 1);
+  if (mg !== null) w.f64(mg.estimate).f64(mg.variance).f64(mg.sum);
 }
 
 /** Serializes packed dense registers (`packed[0 .. 6m/8)`). */
-export function encodeDense(precision: number, estimator: number, packed: Uint8Array): Uint8Array {
+export function encodeDense(
+  precision: number,
+  estimator: number,
+  mg: MartingaleState | null,
+  packed: Uint8Array,
+): Uint8Array {
   const body = ((1 << precision) * 6) / 8;
-  const w = new ByteWriter(8 + body);
-  w.magic(MAGIC).u8(VERSION).u8(precision).u8(estimator).u8(0);
+  const w = new ByteWriter(9 + (mg === null ? 0 : 24) + body);
+  header(w, precision, estimator, 0, mg);
   w.raw(packed.subarray(0, body));
   return w.finish();
 }
 
 /** Serializes sparse entries (`entries[0 .. length)`, each `index << 6 | value`, sorted). */
-export function encodeSparse(precision: number, estimator: number, entries: Uint32Array, length: number): Uint8Array {
-  const w = new ByteWriter(12 + 3 * length);
-  w.magic(MAGIC).u8(VERSION).u8(precision).u8(estimator).u8(1).u32(length);
+export function encodeSparse(
+  precision: number,
+  estimator: number,
+  mg: MartingaleState | null,
+  entries: Uint32Array,
+  length: number,
+): Uint8Array {
+  const w = new ByteWriter(13 + (mg === null ? 0 : 24) + 3 * length);
+  header(w, precision, estimator, 1, mg);
+  w.u32(length);
   for (let i = 0; i < length; i++) {
     const e = entries[i]!;
     w.u8(e & 0xff)
@@ -57,13 +92,32 @@ export function decodeBytes(bytes: Uint8Array): DecodedSketch {
   const r = new ByteReader(bytes, WHERE);
   r.magic(MAGIC);
   const version = r.u8("the version");
-  if (version !== VERSION)
-    throw formatError(WHERE, `unsupported format version ${version} (this build reads ${VERSION})`);
+  if (version !== 1 && version !== VERSION)
+    throw formatError(WHERE, `unsupported format version ${version} (this build reads 1 and ${VERSION})`);
   const precision = r.u8("the precision");
   if (precision < 4 || precision > 18) throw formatError(WHERE, `precision ${precision} is outside 4..18`);
   const estimator = r.u8("the estimator");
   if (estimator > 1) throw formatError(WHERE, `unknown estimator code ${estimator}`);
   const encoding = r.u8("the encoding");
+  let martingale: MartingaleState | null = null;
+  if (version >= 2) {
+    const flags = r.u8("the flags");
+    if (flags > 1) throw formatError(WHERE, `unknown flags ${flags}`);
+    if (flags === 1) {
+      const estimate = r.f64("the martingale estimate");
+      const variance = r.f64("the martingale variance");
+      const sum = r.f64("the martingale sum");
+      // Finite and in range: estimate ≥ 0, variance ≥ 0, 0 ≤ sum ≤ m (checked against the registers later).
+      if (!(estimate >= 0 && estimate < Number.POSITIVE_INFINITY)) {
+        throw formatError(WHERE, `martingale estimate ${estimate} is not a finite number ≥ 0`);
+      }
+      if (!(variance >= 0 && variance < Number.POSITIVE_INFINITY)) {
+        throw formatError(WHERE, `martingale variance ${variance} is not a finite number ≥ 0`);
+      }
+      if (!(sum >= 0 && sum <= 1 << precision)) throw formatError(WHERE, `martingale sum ${sum} is outside [0, m]`);
+      martingale = { estimate, variance, sum };
+    }
+  }
   const m = 1 << precision;
   const maxRun = 64 - precision + 1;
   const values = new Uint8Array(m);
@@ -105,5 +159,5 @@ export function decodeBytes(bytes: Uint8Array): DecodedSketch {
   } else {
     throw formatError(WHERE, `unknown encoding ${encoding} (0 dense, 1 sparse)`);
   }
-  return { precision, estimator, values };
+  return { precision, estimator, values, martingale };
 }
