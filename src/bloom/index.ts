@@ -20,4 +20,5 @@ export {
   falsePositiveRate,
   optimalHashes,
 } from "./params.js";
+export { RedisBloomFilter, type RedisBloomFilterOptions, type RedisBloomInfo } from "./redisbloom.js";
 export { type BloomInfo, ScalableBloomFilter, type ScalableBloomFilterOptions } from "./scalable.js";
