@@ -136,7 +136,7 @@ describe("every calculator terminates for every valid input, within a step bound
         if (r instanceof RangeError) expect(model(bits, k, n)).toBe(0);
         else expect(r).toBe(model(bits, k, n));
         const h = bounded(() => optimalHashes(bits, n));
-        expect(Number.isInteger(h) && h >= 1 && h <= 64).toBe(true);
+        expect(typeof h === "number" && Number.isInteger(h) && h >= 1 && h <= 64).toBe(true);
       }),
       { seed: 1203, numRuns: 3000 },
     );
