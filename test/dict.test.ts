@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { KeyHasher } from "../src/dict/hash.js";
+import { KeyHasher, wtf8 } from "../src/dict/hash.js";
 import { Dict, type DictKey } from "../src/dict/index.js";
 import { siphash13 } from "../src/hash/index.js";
 
@@ -586,10 +586,12 @@ describe("Dict: keyed hashing and flooding", () => {
     };
   }
 
-  it("strings hash by SipHash-1-3 bit-identically to redstruct/hash (ASCII fast path and UTF-8)", () => {
+  it("strings hash by SipHash-1-3 of their WTF-8 bytes, bit-identically to redstruct/hash", () => {
     const key = new Uint32Array([0x01234567, 0x89abcdef, 0xdeadbeef, 0x0badf00d]);
     const hasher = new KeyHasher(key);
-    const low = (s: string) => Number(siphash13(s, key) & 0xffffffffn) | 0;
+    // The model: the public SipHash of the WTF-8 bytes, which are the UTF-8 bytes of a well-formed string.
+    const low = (s: string) => Number(siphash13(wtf8(s), key) & 0xffffffffn) | 0;
+    const utf8Low = (s: string) => Number(siphash13(s, key) & 0xffffffffn) | 0;
     for (let len = 0; len <= 40; len++) {
       let ascii = "";
       for (let i = 0; i < len; i++) ascii += String.fromCharCode(32 + ((i * 37 + len) % 95));
@@ -600,8 +602,8 @@ describe("Dict: keyed hashing and flooding", () => {
         `${ascii.slice(0, len >> 1)}\u{1F600}${ascii.slice(len >> 1)}`,
         `${ascii}\u00ff`,
       ]) {
-        expect(hasher.stringHash(s)).toBe(low(s));
-        expect(hasher.hash(s)).toBe(low(s));
+        expect(hasher.stringHash(s)).toBe(utf8Low(s));
+        expect(hasher.hash(s)).toBe(utf8Low(s));
       }
     }
     fc.assert(
@@ -609,6 +611,12 @@ describe("Dict: keyed hashing and flooding", () => {
         expect(hasher.stringHash(s)).toBe(low(s));
       }),
       { seed: 12, numRuns: 500 },
+    );
+    // bigints hash as their decimal digits; byte arrays as their bytes, whatever view they come as
+    expect(hasher.hash(-12345678901234567890n)).toBe(low("-12345678901234567890"));
+    const backing = Uint8Array.from([9, 1, 2, 3, 9]);
+    expect(hasher.hash(backing.subarray(1, 4))).toBe(
+      Number(siphash13(Uint8Array.from([1, 2, 3]), key) & 0xffffffffn) | 0,
     );
   });
 

@@ -4,9 +4,15 @@
  * Every key is hashed with a secret per-instance key so that nobody can precompute a set of keys
  * that collide (hash flooding):
  *
- * - strings, bigints and `Uint8Array`s: SipHash-1-3 (Redis's dict hash, from `redstruct/hash`,
- *   whose ASCII-string path keeps the whole state in locals for this hot path) of their bytes
- *   under the instance's 128-bit key;
+ * - strings: SipHash-1-3 (Redis's dict hash, from `redstruct/hash`, whose ASCII-string path keeps
+ *   the whole state in locals for this hot path) of their WTF-8 bytes under the instance's 128-bit
+ *   key. WTF-8 is UTF-8 extended to lone surrogates, each encoded as its own 3-byte sequence
+ *   (ED A0 80 – ED BF BF), so distinct strings always give distinct bytes. Plain UTF-8 would not do:
+ *   it turns every lone surrogate into U+FFFD, so `"\uD800"`, `"\uD801"`, … all hash alike and a set
+ *   of such keys — chosen with no knowledge of the secret key — piles onto one chain. A well-formed
+ *   string's WTF-8 is its UTF-8. ASCII strings are hashed in place; others are encoded into a
+ *   reused scratch buffer first (no allocation up to 64 KiB of bytes);
+ * - bigints and `Uint8Array`s: SipHash-1-3 of their bytes (a bigint's decimal digits);
  * - numbers that are not 32-bit integers: SipHash-1-3 of their IEEE-754 bytes (NaN canonicalised),
  *   so no string is built;
  * - 32-bit integers: simple tabulation (Carter & Wegman; Pătraşcu & Thorup, "The Power of Simple
@@ -32,17 +38,65 @@
  *
  * Equality is Map's SameValueZero with two twists: `1`, `"1"` and `1n` are three different keys
  * (their hashes may collide; equality compares type and value), and `Uint8Array` keys compare by
- * content.
+ * content. Within one type the byte forms above are injective, so a hash value is shared across
+ * types by at most one string, one bigint, one byte array and one number: a constant factor on a
+ * chain, never a way to flood it.
  */
 
-import { siphash13Into } from "../hash/index.js";
-import { sipHashSource } from "../hash/siphash.js";
+import { sipHash13Ascii, sipHashSource } from "../hash/siphash.js";
 
 /** What a dict accepts as a key. */
 export type DictKey = string | number | bigint | Uint8Array;
 
 const f64 = new Float64Array(1);
 const f64Bytes = new Uint8Array(f64.buffer);
+
+/**
+ * Writes the WTF-8 bytes of `s` into `out` (at least `3 · s.length` long) and returns their count:
+ * UTF-8 for every code point, a surrogate pair as its 4-byte code point, and each lone surrogate as
+ * its own 3-byte sequence. Injective over all strings (a lead surrogate followed by a trail one is
+ * always a pair, so their separate 3-byte forms never occur).
+ */
+export function encodeWtf8Into(s: string, out: Uint8Array): number {
+  let n = 0;
+  const len = s.length;
+  for (let i = 0; i < len; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      out[n++] = c;
+    } else if (c < 0x800) {
+      out[n++] = 0xc0 | (c >>> 6);
+      out[n++] = 0x80 | (c & 0x3f);
+    } else {
+      if ((c & 0xfc00) === 0xd800 && i + 1 < len) {
+        const d = s.charCodeAt(i + 1);
+        if ((d & 0xfc00) === 0xdc00) {
+          const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          out[n++] = 0xf0 | (cp >>> 18);
+          out[n++] = 0x80 | ((cp >>> 12) & 0x3f);
+          out[n++] = 0x80 | ((cp >>> 6) & 0x3f);
+          out[n++] = 0x80 | (cp & 0x3f);
+          i++;
+          continue;
+        }
+      }
+      out[n++] = 0xe0 | (c >>> 12);
+      out[n++] = 0x80 | ((c >>> 6) & 0x3f);
+      out[n++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return n;
+}
+
+/** The WTF-8 bytes of `s` (a fresh array; for tests and docs — the dict encodes in place). */
+export function wtf8(s: string): Uint8Array {
+  const out = new Uint8Array(3 * s.length);
+  return out.slice(0, encodeWtf8Into(s, out));
+}
+
+/** Largest WTF-8 scratch kept between calls; a longer key encodes into a buffer of its own. */
+const SCRATCH_KEEP = 1 << 16;
+let scratch = new Uint8Array(256);
 
 /** Words of the four tabulation tables (256 each, one after the other). */
 const TABLE_WORDS = 1024;
@@ -55,7 +109,7 @@ function tablesFromKey(sipKey: Uint32Array): Int32Array {
   const tables = new Int32Array(TABLE_WORDS);
   const out = new Uint32Array(2);
   for (let i = 0; i < TABLE_WORDS / 2; i++) {
-    siphash13Into(`redstruct/dict tab ${i}`, sipKey, out);
+    sipHash13Ascii(`redstruct/dict tab ${i}`, sipKey, out);
     tables[2 * i] = out[0]!;
     tables[2 * i + 1] = out[1]!;
   }
@@ -82,8 +136,8 @@ export class KeyHasher {
   }
 
   /**
-   * The 32-bit hash (as an int32) of a valid key, or throws TypeError from the shared hash for an
-   * unsupported type. No allocation for strings, numbers and byte arrays.
+   * The 32-bit hash (as an int32) of a valid key (checked by the caller: see {@link isDictKey}).
+   * No allocation for strings, numbers and byte arrays (a bigint builds its decimal string).
    */
   hash(key: DictKey): number {
     if (typeof key === "number") {
@@ -92,13 +146,27 @@ export class KeyHasher {
       sipHashSource(f64Bytes, 8, this.sipKey, 1, 3, this.#out);
       return this.#out[0]! | 0;
     }
-    siphash13Into(key, this.sipKey, this.#out);
+    if (typeof key === "string") return this.stringHash(key);
+    if (typeof key === "bigint") return this.stringHash(String(key));
+    sipHashSource(key, key.length, this.sipKey, 1, 3, this.#out);
     return this.#out[0]! | 0;
   }
 
-  /** The low 32 bits of SipHash-1-3 of a string's UTF-8 bytes under the instance key, as an int32. */
+  /** The low 32 bits of SipHash-1-3 of a string's WTF-8 bytes under the instance key, as an int32. */
   stringHash(key: string): number {
-    siphash13Into(key, this.sipKey, this.#out);
+    // ASCII (the common case) is hashed in place; anything else is encoded first. Not the shared
+    // hash's UTF-8 slow path: UTF-8 maps every lone surrogate to U+FFFD.
+    if (!sipHash13Ascii(key, this.sipKey, this.#out)) {
+      const need = 3 * key.length;
+      let buf = scratch;
+      if (buf.length < need) {
+        let size = buf.length;
+        while (size < need) size *= 2;
+        buf = new Uint8Array(size);
+        if (size <= SCRATCH_KEEP) scratch = buf;
+      }
+      sipHashSource(buf, encodeWtf8Into(key, buf), this.sipKey, 1, 3, this.#out);
+    }
     return this.#out[0]! | 0;
   }
 
