@@ -59,6 +59,7 @@
  */
 import { randomSipKey, sipKeyFromBytes } from "../hash/index.js";
 import { checkFinite, checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { checkIterable, checkOptions } from "../internal/options.js";
 import { mulberry32, randomSeed } from "../internal/random.js";
 import { type DictKey, isDictKey, KeyHasher, slowKeyEquals } from "./hash.js";
 
@@ -85,6 +86,18 @@ const SPARE_PACE_MASK = 4095;
 function newTable(buckets: number): Table {
   return new Int32Array(buckets);
 }
+
+/** The option keys {@link Dict} knows: any other key is a TypeError naming it. */
+const OPTION_KEYS: readonly (keyof DictOptions)[] = ["key", "seed", "chunkBits"];
+
+/**
+ * The iterator types `Map`'s own methods have in the TypeScript version compiling the caller's code
+ * (`IterableIterator` before TypeScript 5.6, `MapIterator` from 5.6 on), so that a Dict is a `Map`
+ * under either and the declarations need no newer compiler than the floor.
+ */
+type MapEntriesIterator<K, V> = ReturnType<Map<K, V>["entries"]>;
+type MapKeysIterator<K, V> = ReturnType<Map<K, V>["keys"]>;
+type MapValuesIterator<K, V> = ReturnType<Map<K, V>["values"]>;
 
 /** Options of {@link Dict}. */
 export interface DictOptions {
@@ -155,7 +168,9 @@ function nextCursor(v: number, mask: number): number {
  * A hash table with the `Map` interface whose worst single operation is bounded: it grows and
  * shrinks by migrating one bucket per operation, as Redis does, instead of rehashing everything
  * at once, and it has no 2^24-entry cap. Keys: strings, numbers, bigints and `Uint8Array`s (by
- * content, copied on insert); `1`, `"1"` and `1n` are different keys, NaN equals NaN, -0 is +0.
+ * content, copied into a plain `Uint8Array` on the way in and again on the way out, so no caller
+ * ever shares memory with a stored key); `1`, `"1"` and `1n` are different keys, NaN equals NaN,
+ * -0 is +0.
  */
 export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V> {
   readonly #hasher: KeyHasher;
@@ -184,32 +199,54 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
   #free = 0;
 
   /**
-   * Builds an empty dict, or one holding `entries` (like `new Map(entries)`).
-   * Complexity: O(n) for n entries.
-   * @throws TypeError / RangeError for invalid options or keys.
+   * Builds an empty dict, or one holding `entries` (like `new Map(entries)`: `null` and `undefined`
+   * mean none). Complexity: O(n) for n entries.
+   * @throws TypeError for options that are not an object, an unknown option key, `entries` that is
+   *   not a synchronous iterable (an async iterable, a string) or holds something other than
+   *   `[key, value]` pairs, or a key of an unsupported type; RangeError for an option out of range.
    */
-  constructor(entries?: Iterable<readonly [K, V]> | null, options: DictOptions = {}) {
-    const key = options.key;
+  constructor(entries?: Iterable<readonly [K, V]> | null, options?: DictOptions) {
+    const o = checkOptions(WHERE, options, OPTION_KEYS);
+    const key: unknown = o.key;
     let sipKey: Uint32Array;
     if (key === undefined) sipKey = randomSipKey();
-    else if (key instanceof Uint32Array && key.length === 4) sipKey = key.slice();
-    else if (key instanceof Uint8Array && key.length === 16) sipKey = sipKeyFromBytes(key);
-    else throw rangeError(WHERE, "options.key", key, "a Uint32Array(4) or a Uint8Array(16)");
+    else if (key instanceof Uint32Array) {
+      if (key.length !== 4) throw rangeError(WHERE, "options.key.length", key.length, "4 (words of a 128-bit key)");
+      sipKey = new Uint32Array(key);
+    } else if (key instanceof Uint8Array) {
+      if (key.length !== 16) throw rangeError(WHERE, "options.key.length", key.length, "16 (bytes of a 128-bit key)");
+      sipKey = sipKeyFromBytes(new Uint8Array(key));
+    } else throw typeError(WHERE, "options.key", key, "a Uint32Array of 4 words or a Uint8Array of 16 bytes");
     this.#hasher = new KeyHasher(sipKey, key === undefined);
-    const seed =
-      options.seed === undefined ? randomSeed() : checkInteger(WHERE, "options.seed", options.seed, 0, 2 ** 32 - 1);
+    const seed = o.seed === undefined ? randomSeed() : checkInteger(WHERE, "options.seed", o.seed, 0, 2 ** 32 - 1);
     this.#random = mulberry32(seed);
     this.#chunkBits =
-      options.chunkBits === undefined
-        ? DEFAULT_CHUNK_BITS
-        : checkInteger(WHERE, "options.chunkBits", options.chunkBits, 4, 20);
+      o.chunkBits === undefined ? DEFAULT_CHUNK_BITS : checkInteger(WHERE, "options.chunkBits", o.chunkBits, 4, 20);
     this.#chunkMask = (1 << this.#chunkBits) - 1;
-    if (entries != null) for (const [k, v] of entries) this.set(k, v);
+    if (entries !== undefined && entries !== null) this.#setAll(checkIterable(WHERE, "entries", entries));
   }
 
-  /** Builds a dict from entries, like `new Map(entries)`. Complexity: O(n). */
+  /**
+   * Builds a dict from entries, like `new Map(entries)`. Complexity: O(n). (Exported typed as
+   * {@link DictConstructor.from}, which infers widened types from the entries.)
+   * @throws TypeError as the constructor, and when `entries` is null or undefined.
+   */
   static from<K extends DictKey, V>(entries: Iterable<readonly [K, V]>, options?: DictOptions): Dict<K, V> {
-    return new Dict(entries, options);
+    return new Dict<K, V>(checkIterable(WHERE, "entries", entries), options);
+  }
+
+  /** Sets every `[key, value]` pair of `entries`, naming the first one that is not a pair. */
+  #setAll(entries: Iterable<readonly [K, V]>): void {
+    let i = 0;
+    for (const entry of entries) {
+      if (typeof entry !== "object" || entry === null) {
+        throw typeError(WHERE, `entries[${i}]`, entry, "a [key, value] pair");
+      }
+      const k = entry[0];
+      if (!isDictKey(k)) throw typeError(WHERE, `entries[${i}][0]`, k, "a string, number, bigint or Uint8Array");
+      this.set(k, entry[1]);
+      i++;
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -319,7 +356,9 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     if (this.#rehashIndex < 0 && this.#size >= this.#mask0 + 1 && this.#mask0 + 1 < MAX_BUCKETS) {
       this.#startResize(nextPower(this.#size + 1));
     }
-    const stored = key instanceof Uint8Array ? (key.slice() as K) : key === 0 ? (0 as K) : key;
+    // A byte key is copied into a plain Uint8Array: the caller's array (or a Buffer, or a view of a
+    // larger buffer) may change after the call, and the stored key must not.
+    const stored = key instanceof Uint8Array ? (new Uint8Array(key) as K) : key === 0 ? (0 as K) : key;
     const s = this.#allocSlot();
     const c = s >>> this.#chunkBits;
     const kv = this.#kv[c]!;
@@ -407,6 +446,7 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
    * O(slots). Mutation from the callback follows the iteration rules in the class notes.
    */
   forEach(callback: (value: V, key: K, map: Map<K, V>) => void, thisArg?: unknown): void {
+    if (typeof callback !== "function") throw typeError(WHERE, "callback", callback, "a function");
     for (let s = 0; s < this.#highWater; s++) {
       const kv = this.#kv[s >>> this.#chunkBits]!;
       const o = (s & this.#chunkMask) * 3;
@@ -416,22 +456,22 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
   }
 
   /** Iterates `[key, value]` pairs (order unspecified). Complexity: O(slots) for the whole walk. */
-  entries(): MapIterator<[K, V]> {
-    return this.#walk(2) as MapIterator<[K, V]>;
+  entries(): MapEntriesIterator<K, V> {
+    return this.#walk(2) as MapEntriesIterator<K, V>;
   }
 
   /** Iterates keys (order unspecified; byte-array keys are fresh copies). */
-  keys(): MapIterator<K> {
-    return this.#walk(0) as MapIterator<K>;
+  keys(): MapKeysIterator<K, V> {
+    return this.#walk(0) as MapKeysIterator<K, V>;
   }
 
   /** Iterates values (order unspecified). */
-  values(): MapIterator<V> {
-    return this.#walk(1) as MapIterator<V>;
+  values(): MapValuesIterator<K, V> {
+    return this.#walk(1) as MapValuesIterator<K, V>;
   }
 
   /** Same as {@link entries}: `for (const [k, v] of dict)`. */
-  [Symbol.iterator](): MapIterator<[K, V]> {
+  [Symbol.iterator](): MapEntriesIterator<K, V> {
     return this.entries();
   }
 
@@ -795,7 +835,7 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
 
   /** A stored key as handed to callers: byte arrays are copied so the table's own never escape. */
   #outKey(k: unknown): K {
-    return (k instanceof Uint8Array ? k.slice() : k) as K;
+    return (k instanceof Uint8Array ? new Uint8Array(k) : k) as K;
   }
 
   /** One bucket (or a small/large bucket group while rehashing) of dictScan. */
@@ -847,4 +887,27 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     }
     return undefined;
   }
+}
+
+/**
+ * The type of the `Dict` constructor as exported (`redstruct/dict`): `new Dict(entries)` infers its
+ * types from the entries the way `new Map(entries)` does — `new Dict([["a", 1]])` is a
+ * `Dict<string, number>`, not a `Dict<"a", number>` that would refuse `set("b", 2)`. (A class's own
+ * constructor cannot do this: a type parameter constrained to primitives keeps literal types.)
+ */
+export interface DictConstructor {
+  /**
+   * A dict holding `entries`, its key and value types inferred from them (widened like `Map`'s).
+   * Complexity: O(n). @throws as {@link Dict}'s constructor.
+   */
+  new <E extends readonly [DictKey, unknown]>(entries: Iterable<E>, options?: DictOptions): Dict<E[0], E[1]>;
+  /** A dict of the given types, empty or holding `entries`. Complexity: O(n). */
+  new <K extends DictKey = DictKey, V = unknown>(
+    entries?: Iterable<readonly [K, V]> | null,
+    options?: DictOptions,
+  ): Dict<K, V>;
+  /** Same as `new Dict(entries, options)`, except that `entries` is required. Complexity: O(n). */
+  from<E extends readonly [DictKey, unknown]>(entries: Iterable<E>, options?: DictOptions): Dict<E[0], E[1]>;
+  from<K extends DictKey, V>(entries: Iterable<readonly [K, V]>, options?: DictOptions): Dict<K, V>;
+  readonly prototype: Dict<DictKey, unknown>;
 }

@@ -3,5 +3,17 @@
  * and keyed (flood-resistant) hashing.
  * @module
  */
-export { Dict, type DictOptions, type DictStats } from "./dict.js";
+import { Dict as DictClass, type DictConstructor } from "./dict.js";
+import type { DictKey } from "./hash.js";
+
+export type { DictConstructor, DictOptions, DictStats } from "./dict.js";
 export type { DictKey } from "./hash.js";
+
+/**
+ * A hash table with the `Map` interface whose worst single operation is bounded: it grows and
+ * shrinks by migrating one bucket per operation, as Redis does, instead of rehashing everything
+ * at once, and it has no 2^24-entry cap. See {@link DictConstructor} for construction.
+ */
+export type Dict<K extends DictKey = DictKey, V = unknown> = DictClass<K, V>;
+/** The {@link Dict} class, typed so that `new Dict(entries)` infers its types as `new Map(entries)` does. */
+export const Dict: DictConstructor = DictClass;
