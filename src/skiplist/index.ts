@@ -6,7 +6,11 @@
 export { compareMembers } from "./order.js";
 export type {
   AddOptions,
+  Aggregate,
+  CombineOptions,
+  IncrByOptions,
   LimitOptions,
+  RandomMembersOptions,
   ReverseOption,
   ScoreBoundOptions,
   ScoreRangeOptions,

@@ -12,10 +12,11 @@
  * Entries are `[member, score]` tuples everywhere (ranges, pops, iteration), like `Map` entries.
  */
 import { checkInteger, rangeError, typeError } from "../internal/errors.js";
-import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
+import { checkFlag, checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { randomSeed } from "../internal/random.js";
 import { MAX_SIZE, ZSkipList } from "./core.js";
 import { Cursors, type IterKind, SortedSetIterator } from "./iterate.js";
+import { type Aggregate, diffRun, intersectCount, intersectRun, type Run, unionRun } from "./ops.js";
 import { compareMembers, type LexBound, parseLexBound } from "./order.js";
 
 const WHERE = "SortedSet";
@@ -52,6 +53,34 @@ export interface AddOptions {
   /** Return true when the member was added *or its score changed* (ZADD CH). */
   ch?: boolean;
 }
+
+/** ZADD INCR's flags (ZADD key [NX|XX] [GT|LT] INCR delta member); CH does not apply. */
+export interface IncrByOptions {
+  /** Only add a new member (with score `delta`); an existing one is left alone → undefined. */
+  nx?: boolean;
+  /** Only change an existing member; an absent one is not added → undefined. */
+  xx?: boolean;
+  /** Only when the new score is greater than the current one (new members are added). */
+  gt?: boolean;
+  /** Only when the new score is less than the current one (new members are added). */
+  lt?: boolean;
+}
+
+/** WEIGHTS and AGGREGATE of ZUNION / ZINTER. */
+export interface CombineOptions {
+  /** One factor per input set, in the order of `sets` (ZUNION WEIGHTS); ±Infinity allowed, NaN not. @defaultValue all 1 */
+  weights?: readonly number[];
+  /** How the weighted scores of a member are combined (AGGREGATE). @defaultValue "sum" */
+  aggregate?: Aggregate;
+}
+
+/** ZRANDMEMBER's WITHSCORES. */
+export interface RandomMembersOptions {
+  /** Return `[member, score]` entries instead of members. */
+  withScores?: boolean;
+}
+
+export type { Aggregate };
 
 export interface ReverseOption {
   /** Highest first (ZREVRANGE / ZREVRANK). */
@@ -154,6 +183,106 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     return zs;
   }
 
+  // ---------------------------------------------------------------- across sets
+
+  /**
+   * The union of `sets` (ZUNION / ZUNIONSTORE): every member of any input, its score the weighted
+   * scores of the inputs holding it combined by `aggregate` — computed in Redis's order (smallest
+   * input first) with Redis's rules (a NaN product such as `inf · 0` counts as 0; SUM of inf and
+   * −inf is 0), so each score equals Redis's to the bit. The inputs are not changed. Costs
+   * O(Σ sizes + u log u) for u members in the result, which is bulk-loaded in one pass.
+   * @throws TypeError when `sets` is not an iterable of SortedSets or an option is malformed;
+   *   RangeError for no sets, a weights array of the wrong length, a NaN weight or an unknown
+   *   aggregate.
+   */
+  static union(sets: Iterable<SortedSet>, options?: CombineOptions): SortedSet {
+    const [lists, weights, aggregate] = SortedSet.#inputs("sets", sets, options, true);
+    return SortedSet.#fromRun(unionRun(lists, weights, aggregate));
+  }
+
+  /**
+   * The intersection of `sets` (ZINTER / ZINTERSTORE): the members in every input, scores combined
+   * as in {@link union}, with Redis's one difference: a NaN product (`inf · 0`) from any input but
+   * the smallest enters the aggregate as NaN — SUM then resets the running total to 0, MIN and MAX
+   * skip it. O(n1 · k + r log r) for the smallest input's n1 members, k inputs and r results.
+   * @throws as {@link union}.
+   */
+  static intersect(sets: Iterable<SortedSet>, options?: CombineOptions): SortedSet {
+    const [lists, weights, aggregate] = SortedSet.#inputs("sets", sets, options, true);
+    return SortedSet.#fromRun(intersectRun(lists, weights, aggregate));
+  }
+
+  /**
+   * The members of the first set that are in none of the others, with their scores (ZDIFF /
+   * ZDIFFSTORE). O(n1 · k) for the first set's n1 members and k sets; the result is loaded in one
+   * pass, already in order.
+   * @throws TypeError when `sets` is not an iterable of SortedSets; RangeError for no sets.
+   */
+  static diff(sets: Iterable<SortedSet>): SortedSet {
+    const [lists] = SortedSet.#inputs("sets", sets, undefined, false);
+    return SortedSet.#fromRun(diffRun(lists));
+  }
+
+  /**
+   * The number of members in every one of `sets` (ZINTERCARD), counting stopped at `limit` when it
+   * is above 0 (LIMIT). O(n1 · k) at most.
+   * @throws TypeError when `sets` is not an iterable of SortedSets; RangeError for no sets or a
+   *   negative or non-integer limit.
+   */
+  static intersectCard(sets: Iterable<SortedSet>, limit = 0): number {
+    const [lists] = SortedSet.#inputs("sets", sets, undefined, true);
+    checkInteger(WHERE, "limit", limit, 0, Number.MAX_SAFE_INTEGER);
+    return intersectCount(lists, limit);
+  }
+
+  /**
+   * Checks the inputs of a set operation and returns their skiplists and weights, smallest set
+   * first when `smallestFirst` (a stable sort: equal sizes keep their order), and the aggregate.
+   */
+  static #inputs(
+    param: string,
+    sets: Iterable<SortedSet>,
+    options: CombineOptions | undefined,
+    smallestFirst: boolean,
+  ): [ZSkipList[], number[], Aggregate] {
+    checkIterable(WHERE, param, sets);
+    const inputs: SortedSet[] = [];
+    for (const set of sets) inputs.push(checkInstance(WHERE, `${param}[${inputs.length}]`, set, SortedSet));
+    if (inputs.length === 0) throw rangeError(WHERE, param, "no sets", "at least one SortedSet");
+    const o = checkOptions(WHERE, options, ["weights", "aggregate"]);
+    let weights: number[];
+    if (o.weights === undefined) {
+      weights = inputs.map(() => 1);
+    } else {
+      checkIterable(WHERE, "weights", o.weights);
+      weights = [...o.weights];
+      if (weights.length !== inputs.length) {
+        throw rangeError(WHERE, "weights", `Array(${weights.length})`, `one weight per set (${inputs.length})`);
+      }
+      weights.forEach((w, i) => checkScore(`weights[${i}]`, w));
+    }
+    let aggregate: Aggregate = "sum";
+    if (o.aggregate !== undefined) {
+      if (typeof o.aggregate !== "string") throw typeError(WHERE, "aggregate", o.aggregate, '"sum", "min" or "max"');
+      if (o.aggregate !== "sum" && o.aggregate !== "min" && o.aggregate !== "max") {
+        throw rangeError(WHERE, "aggregate", o.aggregate, '"sum", "min" or "max"');
+      }
+      aggregate = o.aggregate;
+    }
+    const order = inputs.map((_, i) => i);
+    if (smallestFirst) order.sort((a, b) => inputs[a]!.size - inputs[b]!.size);
+    return [order.map((i) => inputs[i]!.#list), order.map((i) => weights[i]!), aggregate];
+  }
+
+  /** A new set holding a result run, bulk-loaded. */
+  static #fromRun(run: Run): SortedSet {
+    const n = run.members.length;
+    if (n > MAX_SIZE) throw rangeError(WHERE, "result size", n, `at most 2^26 (${MAX_SIZE}) members`);
+    const zs = new SortedSet({ capacity: n });
+    zs.#list.loadSorted(run.members, run.scores, run.order, n, run.index);
+    return zs;
+  }
+
   // ---------------------------------------------------------------- single members
 
   /** Number of members (ZCARD). O(1). */
@@ -215,21 +344,43 @@ export class SortedSet implements Iterable<SortedSetEntry> {
 
   /**
    * Adds `delta` to the member's score, adding the member with score `delta` when absent (ZINCRBY).
-   * Returns the new score. O(log n), O(1) when the order is unchanged.
-   * @throws RangeError when `delta` is NaN or the result would be NaN (∞ + −∞); nothing changes then.
+   * Returns the new score. With flags it is ZADD … INCR: `nx` only adds, `xx` only updates, `gt`/`lt`
+   * only move the score up/down (new members are still added); when a flag stops it, nothing
+   * changes and the result is `undefined` (Redis's nil). O(log n), O(1) when the order is unchanged.
+   * @throws RangeError when `delta` is NaN or the result would be NaN (∞ + −∞), or for incompatible
+   *   flags (NX+XX, two of GT/LT/NX); nothing changes then. TypeError for an unknown option key or a
+   *   non-boolean flag.
    */
-  incrBy(member: string, delta: number): number {
+  incrBy(member: string, delta: number): number;
+  incrBy(member: string, delta: number, options: IncrByOptions): number | undefined;
+  incrBy(member: string, delta: number, options?: IncrByOptions): number | undefined {
     checkMember(member);
     checkScore("delta", delta);
+    let nx = false;
+    let xx = false;
+    let gt = false;
+    let lt = false;
+    if (options !== undefined) {
+      const o = checkOptions(WHERE, options, ["nx", "xx", "gt", "lt"]);
+      nx = checkFlag(WHERE, "nx", o.nx, false);
+      xx = checkFlag(WHERE, "xx", o.xx, false);
+      gt = checkFlag(WHERE, "gt", o.gt, false);
+      lt = checkFlag(WHERE, "lt", o.lt, false);
+      checkCombination(nx, xx, gt, lt);
+    }
     const list = this.#list;
     const node = list.find(member);
     if (node === NIL) {
+      if (xx) return undefined;
       this.#insert(delta, member);
       return delta;
     }
-    const score = list.scoreOf(node) + delta;
+    if (nx) return undefined;
+    const current = list.scoreOf(node);
+    const score = current + delta;
     if (Number.isNaN(score)) throw rangeError(WHERE, "resulting score", score, "a number, not NaN");
-    if (score !== list.scoreOf(node)) this.#update(node, score);
+    if ((gt && score <= current) || (lt && score >= current)) return undefined;
+    if (score !== current) this.#update(node, score);
     return score;
   }
 
@@ -247,6 +398,72 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   has(member: string): boolean {
     checkMember(member);
     return this.#list.find(member) !== NIL;
+  }
+
+  /**
+   * The scores of `members`, `undefined` for each absent one, in the order given (ZMSCORE).
+   * O(1) per member.
+   * @throws TypeError when `members` is not a synchronous iterable (a lone string included) or one
+   *   of them is not a string.
+   */
+  scores(members: Iterable<string>): (number | undefined)[] {
+    checkIterable(WHERE, "members", members);
+    const list = this.#list;
+    const out: (number | undefined)[] = [];
+    for (const member of members) {
+      checkMember(member, `members[${out.length}]`);
+      const node = list.find(member);
+      out.push(node === NIL ? undefined : list.scoreOf(node));
+    }
+    return out;
+  }
+
+  /**
+   * Random members (ZRANDMEMBER key count [WITHSCORES]), drawn from the set's seeded generator (the
+   * one that draws node levels, so a seeded set gives the same draws every run). `count > 0`:
+   * `min(count, size)` distinct members, each subset equally likely (the whole set, in order, when
+   * `count ≥ size`; otherwise in no particular order). `count < 0`: `|count|` independent uniform
+   * draws, repeats possible. `count = 0` or an empty set: `[]`. With `withScores`, `[member, score]`
+   * entries. O(k log n) for k returned.
+   * @throws RangeError when `count` is not an integer in [−2^26, 2^53 − 1].
+   */
+  randomMembers(count: number): string[];
+  randomMembers(count: number, options: RandomMembersOptions & { withScores: true }): SortedSetEntry[];
+  randomMembers(count: number, options?: RandomMembersOptions): string[] | SortedSetEntry[];
+  randomMembers(count: number, options?: RandomMembersOptions): string[] | SortedSetEntry[] {
+    checkInteger(WHERE, "count", count, -MAX_SIZE, Number.MAX_SAFE_INTEGER);
+    const o = checkOptions(WHERE, options, ["withScores"]);
+    const withScores = checkFlag(WHERE, "withScores", o.withScores, false);
+    const list = this.#list;
+    const n = list.length;
+    const out: (string | SortedSetEntry)[] = [];
+    if (count === 0 || n === 0) return out as string[];
+    const push = (x: number) => {
+      out.push(withScores ? [list.memberOf(x), list.scoreOf(x)] : list.memberOf(x));
+    };
+    if (count < 0) {
+      for (let i = 0; i < -count; i++) push(list.nodeAt(this.#randomBelow(n) + 1));
+    } else if (count >= n) {
+      for (let x = list.first(); x !== NIL; x = list.nextOf(x)) push(x);
+    } else {
+      // Robert Floyd's sampling: count draws give a uniform count-subset of the n ranks.
+      const chosen = new Set<number>();
+      for (let j = n - count; j < n; j++) {
+        const t = this.#randomBelow(j + 1);
+        chosen.add(chosen.has(t) ? j : t);
+      }
+      for (const r of chosen) push(list.nodeAt(r + 1));
+    }
+    return out as string[] | SortedSetEntry[];
+  }
+
+  /** A uniform integer in [0, n), n ≤ 2^26, from the set's generator (rejection keeps it exact). */
+  #randomBelow(n: number): number {
+    const limit = 2 ** 32 - (2 ** 32 % n);
+    for (;;) {
+      const u = this.#list.randomUint32();
+      if (u < limit) return u % n;
+    }
   }
 
   /** The member's score, or undefined when absent (ZSCORE). O(1). */
