@@ -37,7 +37,7 @@
  * Invariants ({@link BlockedBloomFilter.checkInvariants}): 1 ≤ B ≤ 2^22 − 1 (so every word index is
  * an int32 and m = 512·B < 2^31), 1 ≤ k ≤ 64, `words.length = 16·B`, (B, k) is what
  * blockedParameters(capacity, errorRate) gives, `setBits` is the population count of `words`,
- * `items` is 0 exactly when no bit is set.
+ * `items` is 0 exactly when no bit is set and otherwise at most what the fill allows (#maxItems).
  *
  * Costs: `add`/`has` O(k + |value|), one cache line, no allocation; `count`/`falsePositiveRate`
  * O(m/32) (they read the fill of every block); `clear`/`checkInvariants` O(m/32); construction
@@ -51,7 +51,7 @@
 import type { Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { formatError, rangeError, typeError } from "../internal/errors.js";
-import { checkFillCounters, itemsAfterMerge, mergeWords, popcount } from "./filter.js";
+import { checkFillCounters, itemsAfterMerge, maxItemsFor, mergeWords, popcount } from "./filter.js";
 import { H, HASHING_SCHEME, hashElement, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
 import { checkCapacity, checkErrorRate, MAX_HASHES, searchStep, startSearch } from "./params.js";
 
@@ -399,6 +399,30 @@ export class BlockedBloomFilter {
     return this;
   }
 
+  /**
+   * The most items this fill can report, block by block (see maxItemsFor in filter.ts): adds give
+   * items ≤ X; a union without a full block adds at most Σ_b g⁺(x_b), g⁺ being how far a block's
+   * estimate ln(1 − x/512)/(k·ln(1 − 1/512)) exceeds x (taken at ≤ 511 bits); a union with a full
+   * block sets items = m, and that block's 512 bits are part of X. O(m/32).
+   */
+  #maxItems(): number {
+    const words = this.#words;
+    const k = this.#hashes;
+    let set = 0;
+    let excess = 0;
+    let full = false;
+    for (let b = 0; b < words.length; b += BLOCK_WORDS) {
+      const x = popcount(words, b, b + BLOCK_WORDS);
+      set += x;
+      if (x === BLOCK_BITS) full = true;
+      const y = Math.min(x, BLOCK_BITS - 1);
+      const g = Math.log1p(-y / BLOCK_BITS) / (k * LN_Q) - y;
+      if (g > 0) excess += g;
+    }
+    if (full) excess = Math.max(excess, this.bits - BLOCK_BITS);
+    return maxItemsFor(set, excess);
+  }
+
   /** Empties the filter, keeping its shape. O(m/32). */
   clear(): void {
     this.#words.fill(0);
@@ -432,7 +456,7 @@ export class BlockedBloomFilter {
       fail(`shape ${B} blocks / ${k} hashes, sizing says ${p.blocks} / ${p.hashes}`);
     const words = this.#words;
     if (words.length !== B * BLOCK_WORDS) fail(`${words.length} words for ${B} blocks`);
-    checkFillCounters(words, this.#setBits, this.#items, fail);
+    checkFillCounters(words, this.#setBits, this.#items, this.#maxItems(), fail);
   }
 
   // ——— serialization ——————————————————————————————————————————————————————————
@@ -499,8 +523,11 @@ export class BlockedBloomFilter {
     const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
     for (let i = 0; i < words.length; i++) words[i] = view.getUint32(i * 4, true);
     const set = popcount(words);
-    // Each successful add sets at least one bit; each set bit came from some add.
+    // Each successful add sets at least one bit; each set bit came from some add; and no sequence of
+    // adds and unions reports more items than the fill allows (#maxItems).
     if ((set === 0) !== (items === 0)) throw formatError(WHERE, `item count ${items} with ${set} bits set`);
+    const most = filter.#maxItems();
+    if (items > most) throw formatError(WHERE, `item count ${items} with ${set} bits set: at most ${most} fit`);
     filter.#setBits = set;
     filter.#items = items;
     return filter;

@@ -21,7 +21,8 @@
  * Serialized form (little-endian, version 1): "RSBF", version u8 = 1, hashing scheme u8 = 2,
  * k u8, flags u8 = 0, m u64, items u64, capacity u64 (0 if sized by bits), errorRate f64 (0 if
  * none), then the ⌈m/32⌉ words as u32. Everything is validated on read, including that the padding
- * bits are clear and the item count is plausible.
+ * bits are clear, that the item count is one the fill could hold, and that the header is the one
+ * `toBytes` would write (so a filter that loads writes back the same bytes).
  */
 import type { Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
@@ -67,18 +68,42 @@ export function popcount(words: Uint32Array, from = 0, to = words.length): numbe
 
 /**
  * The fill counters every filter keeps beside its words: `setBits` is their population count, and
- * `items` is a non-negative integer that is 0 exactly when no bit is set. Throws through `fail`.
+ * `items` is an integer in [1, maxItems] when some bit is set, 0 when none is. Throws through `fail`.
  */
 export function checkFillCounters(
   words: Uint32Array,
   setBits: number,
   items: number,
+  maxItems: number,
   fail: (msg: string) => never,
 ): void {
   const set = popcount(words);
   if (set !== setBits) fail(`setBits ${setBits} but ${set} bits are set`);
   if (!Number.isInteger(items) || items < 0) fail(`items ${items}`);
   if ((set === 0) !== (items === 0)) fail(`items ${items} with ${set} bits set`);
+  if (items > maxItems) fail(`items ${items} with ${set} bits set (at most ${maxItems} can be)`);
+}
+
+/**
+ * The most items a filter whose fill is `setBits` plus `excess` can report. Each add that returns
+ * true sets at least one new bit, so adds alone give items ≤ X (set bits). A union or intersection
+ * sets items to the rounded fill estimate n̂(X₀), which exceeds X₀ when the filter is overfull; later
+ * adds raise items and X alike. n̂(x) − x is convex and 0 at x = 0, so its positive part g⁺ never
+ * falls as bits are set: items ≤ X + g⁺ + ½, with g⁺ taken at the current fill (`excess`, see the
+ * callers). Rounding slack (relative 2^-40) keeps a float's last bit from refusing a true header.
+ */
+export function maxItemsFor(setBits: number, excess: number): number {
+  return setBits === 0 ? 0 : Math.floor(setBits + excess * (1 + 2 ** -40) + 0.5 + 1e-9);
+}
+
+/**
+ * g⁺(x) = max(0, n̂(x) − x) for a run of `size` bits probed `hashes` times, at x = min(set, size − 1):
+ * a union at full fill makes items = size exactly (itemsAfterMerge), a case the callers bound apart.
+ */
+export function fillExcess(set: number, size: number, hashes: number): number {
+  const x = Math.min(set, size - 1);
+  const g = (-size / hashes) * Math.log1p(-x / size) - x;
+  return g > 0 ? g : 0;
 }
 
 /**
@@ -396,6 +421,14 @@ export class BloomFilter {
     return copy;
   }
 
+  /**
+   * The most items a filter of this shape with `set` bits set can report (see {@link maxItemsFor}).
+   * A full filter's union gives items = m, the same bound as X = m.
+   */
+  #maxItems(set: number): number {
+    return maxItemsFor(set, fillExcess(set, this.#bits, this.#hashes));
+  }
+
   #emptyLike(): BloomFilter {
     return this.#capacity !== 0
       ? new BloomFilter({ capacity: this.#capacity, errorRate: this.#errorRate })
@@ -416,7 +449,7 @@ export class BloomFilter {
     const words = this.#words;
     if (words.length !== Math.ceil(m / 32)) fail(`${words.length} words for ${m} bits`);
     if ((words[words.length - 1]! & ~lastWordMask(m)) !== 0) fail("padding bits past m are set");
-    checkFillCounters(words, this.#setBits, this.#items, fail);
+    checkFillCounters(words, this.#setBits, this.#items, this.#maxItems(popcount(words)), fail);
   }
 
   // ——— serialization ——————————————————————————————————————————————————————————
@@ -476,8 +509,12 @@ export class BloomFilter {
     const items = r.u53("the item count");
     const capacity = r.u53("the capacity");
     const errorRate = r.f64("the error rate");
-    if ((capacity === 0) !== (errorRate === 0) || !(errorRate >= 0 && errorRate < 1)) {
-      throw formatError(WHERE, `inconsistent capacity ${capacity} / error rate ${errorRate}`);
+    // Sized by bits: exactly +0 (−0 would not survive a round trip); by capacity: a rate in (0, 1).
+    if (capacity === 0 ? !Object.is(errorRate, 0) : !(errorRate > 0 && errorRate < 1)) {
+      throw formatError(
+        WHERE,
+        `inconsistent capacity ${capacity} / error rate ${Object.is(errorRate, -0) ? "-0" : errorRate}`,
+      );
     }
     if (capacity !== 0) {
       let p: { bits: number; hashes: number };
@@ -506,8 +543,13 @@ export class BloomFilter {
     }
     let set = 0;
     for (let i = 0; i < wordCount; i++) set += popcount32(words[i]!);
-    // Each successful add sets at least one bit; each set bit came from some add.
+    // Each successful add sets at least one bit; each set bit came from some add; and no sequence of
+    // adds and unions reports more items than the fill allows (maxItemsFor).
     if ((set === 0) !== (items === 0)) throw formatError(WHERE, `item count ${items} with ${set} bits set`);
+    const most = filter.#maxItems(set);
+    if (items > most) {
+      throw formatError(WHERE, `item count ${items} with ${set} bits set: ${bits} bits hold at most ${most}`);
+    }
     filter.#setBits = set;
     filter.#items = items;
     return filter;

@@ -319,6 +319,7 @@ export class ScalableBloomFilter {
       if (full ? link.size !== shape.capacity : link.size > shape.capacity) {
         fail(`link ${i} holds ${link.size} items for capacity ${shape.capacity}`);
       }
+      if (link.size > link.setBits) fail(`link ${i} holds ${link.size} items with ${link.setBits} bits set`);
       errorSum += shape.error;
     }
     if (errorSum > this.#errorRate * (1 + 1e-12)) fail(`link error shares sum to ${errorSum} > ${this.#errorRate}`);
@@ -388,6 +389,10 @@ export class ScalableBloomFilter {
       const full = i < count - 1;
       if (full ? link.size !== shape.capacity : link.size > shape.capacity) {
         throw formatError(WHERE, `link ${i} claims ${link.size} items for capacity ${shape.capacity}`);
+      }
+      // Links only ever take adds (no union), and each add that counts sets a new bit.
+      if (link.size > link.setBits) {
+        throw formatError(WHERE, `link ${i} claims ${link.size} items with ${link.setBits} bits set`);
       }
       sbf.#links.push(link);
       sbf.#linkCapacity.push(shape.capacity);
