@@ -8,14 +8,26 @@ import { ClockError, SNOWFLAKE_PRESETS, Snowflake, type SnowflakeLayout } from "
  * `advanceAfter` reads return it unchanged, and every later read moves it `step` ms forward —
  * which is what a real clock does while the generator spins. `advanceAfter = Infinity` is a clock
  * that has stopped. `reads` records the readings of the current call.
+ *
+ * With it comes a fake monotonic clock, `elapsed`, for the generator's wait bound: each reading
+ * moves it `elapsedStep` ms on. So whether a wait gives up depends on the number of polls alone,
+ * never on how fast the machine runs.
  */
 class FakeClock {
   reads: number[] = [];
+  elapsedNow = 0;
+  elapsedReads = 0;
   constructor(
     public now: number,
     public advanceAfter = 1,
     public step = 1,
+    public elapsedStep = 0.5,
   ) {}
+  readonly elapsed = (): number => {
+    this.elapsedReads++;
+    this.elapsedNow += this.elapsedStep;
+    return this.elapsedNow;
+  };
   readonly read = (): number => {
     if (this.reads.length >= this.advanceAfter) this.now += this.step;
     this.reads.push(this.now);
@@ -125,6 +137,7 @@ function drive(options: {
     datacenterId: options.datacenterId,
     workerId: options.workerId,
     clock: clock.read,
+    elapsed: clock.elapsed,
     onClockBackwards: options.policy,
     maxWaitMs: options.maxWaitMs,
   });
@@ -270,8 +283,8 @@ describe("Snowflake: strictly increasing, never a duplicate, under arbitrary clo
           };
           const c1 = new FakeClock(start);
           const c2 = new FakeClock(start);
-          const a = new Snowflake({ ...options, clock: c1.read });
-          const b = new Snowflake({ ...options, clock: c2.read });
+          const a = new Snowflake({ ...options, clock: c1.read, elapsed: c1.elapsed });
+          const b = new Snowflake({ ...options, clock: c2.read, elapsed: c2.elapsed });
           for (const dt of advances) {
             c1.now += dt;
             c2.now += dt;
@@ -280,7 +293,7 @@ describe("Snowflake: strictly increasing, never a duplicate, under arbitrary clo
             const big = a.next();
             const str = b.nextString();
             expect(str).toBe(big.toString());
-            expect(Snowflake.decode(str, options)).toEqual(Snowflake.decode(big, options));
+            expect(Snowflake.decode(str, { layout, epoch })).toEqual(Snowflake.decode(big, { layout, epoch }));
           }
           a.checkInvariants();
           b.checkInvariants();
@@ -294,7 +307,7 @@ describe("Snowflake: strictly increasing, never a duplicate, under arbitrary clo
     const discord = SNOWFLAKE_PRESETS.discord;
     const lastTickStart = discord.epoch + 2 ** 42 - 1;
     const c = new FakeClock(lastTickStart, Number.POSITIVE_INFINITY);
-    const sf = new Snowflake({ layout: "discord", datacenterId: 31, workerId: 31, clock: c.read });
+    const sf = new Snowflake({ layout: "discord", datacenterId: 31, workerId: 31, clock: c.read, elapsed: c.elapsed });
     expect(sf.lifetimeEnd).toBe(discord.epoch + 2 ** 42);
     let prev = 0n;
     for (let seq = 0; seq < 4096; seq++) {
@@ -324,8 +337,8 @@ describe("Snowflake: strictly increasing, never a duplicate, under arbitrary clo
     const epoch = 1_600_000_000_000;
     const c1 = new FakeClock(epoch + 777, Number.POSITIVE_INFINITY);
     const c2 = new FakeClock(epoch + 777, Number.POSITIVE_INFINITY);
-    const a = new Snowflake({ layout, epoch, datacenterId: 2, workerId: 5, clock: c1.read });
-    const b = new Snowflake({ layout, epoch, datacenterId: 2, workerId: 5, clock: c2.read });
+    const a = new Snowflake({ layout, epoch, datacenterId: 2, workerId: 5, clock: c1.read, elapsed: c1.elapsed });
+    const b = new Snowflake({ layout, epoch, datacenterId: 2, workerId: 5, clock: c2.read, elapsed: c2.elapsed });
     for (let seq = 0; seq < 2 ** 14; seq++) {
       const id = a.next();
       const text = b.nextString();
@@ -346,7 +359,7 @@ describe("Snowflake: strictly increasing, never a duplicate, under arbitrary clo
         (machines, advances) => {
           const clock = new FakeClock(SNOWFLAKE_PRESETS.twitter.epoch + 123_456_789, 1);
           const gens = machines.map(
-            (m) => new Snowflake({ datacenterId: m >> 5, workerId: m & 31, clock: clock.read }),
+            (m) => new Snowflake({ datacenterId: m >> 5, workerId: m & 31, clock: clock.read, elapsed: clock.elapsed }),
           );
           const seen = new Set<bigint>();
           let count = 0;
@@ -369,7 +382,7 @@ describe("Snowflake: strictly increasing, never a duplicate, under arbitrary clo
 describe("Snowflake: waiting is bounded", () => {
   it("waits for the next millisecond when 4096 IDs were issued in one", () => {
     const clock = new FakeClock(SNOWFLAKE_PRESETS.twitter.epoch + 5000, 3);
-    const sf = new Snowflake({ clock: clock.read, workerId: 1 });
+    const sf = new Snowflake({ clock: clock.read, elapsed: clock.elapsed, workerId: 1 });
     const ids: bigint[] = [];
     for (let i = 0; i < 4096 * 3 + 5; i++) {
       clock.startCall();
@@ -383,15 +396,20 @@ describe("Snowflake: waiting is bounded", () => {
     for (let i = 1; i < ids.length; i++) expect(ids[i]! > ids[i - 1]!).toBe(true);
   });
 
-  it("a clock that stops throws a 'stalled' ClockError instead of hanging, then recovers", () => {
+  it("a clock that stops throws a 'stalled' ClockError once the wait bound has elapsed, then recovers", () => {
     const clock = new FakeClock(SNOWFLAKE_PRESETS.twitter.epoch + 5000, Number.POSITIVE_INFINITY);
-    const sf = new Snowflake({ clock: clock.read, maxWaitMs: 2 });
+    const sf = new Snowflake({ clock: clock.read, elapsed: clock.elapsed, maxWaitMs: 2 });
     let last = 0n;
     for (let i = 0; i < 4096; i++) last = sf.next();
+    expect(clock.elapsedReads).toBe(0); // no wait so far: the monotonic clock is read only to bound one
     for (let attempt = 0; attempt < 2; attempt++) {
       clock.startCall();
+      clock.elapsedReads = 0;
       expect(clockErrorOf(() => sf.next()).reason).toBe("stalled");
-      expect(clock.reads.length).toBeGreaterThan(1); // it did wait before giving up
+      // Bound maxWaitMs + 1 tick = 3 ms; elapsed reads 0.5 ms apart: the first sets the deadline,
+      // the 8th (3.5 ms after it) is past it; one more wall-clock read, then the error.
+      expect(clock.elapsedReads).toBe(8);
+      expect(clock.reads.length).toBe(9);
     }
     sf.checkInvariants();
     clock.now += 1;
@@ -400,14 +418,37 @@ describe("Snowflake: waiting is bounded", () => {
     expect(sf.decode(next).sequence).toBe(0);
   });
 
+  it("a wait ends even when the injected monotonic clock does not advance (the pauses count)", () => {
+    const clock = new FakeClock(SNOWFLAKE_PRESETS.twitter.epoch + 5000, Number.POSITIVE_INFINITY, 1, 0);
+    const sf = new Snowflake({ clock: clock.read, elapsed: clock.elapsed, maxWaitMs: 1 });
+    for (let i = 0; i < 4096; i++) sf.next();
+    clock.startCall();
+    expect(clockErrorOf(() => sf.next()).reason).toBe("stalled");
+    // Each poll counts as the least time its pause can take (0.1 ms asleep, 10 ns spinning), so
+    // the number of polls is bounded: 2 ms / 0.1 ms where the thread may sleep, 2 ms / 10 ns otherwise.
+    expect(clock.reads.length).toBeGreaterThan(20);
+    expect(clock.reads.length).toBeLessThanOrEqual(200_002);
+    const backwards = new FakeClock(SNOWFLAKE_PRESETS.twitter.epoch + 5000, Number.POSITIVE_INFINITY, 1, 0);
+    const waiter = new Snowflake({
+      clock: backwards.read,
+      elapsed: backwards.elapsed,
+      onClockBackwards: "wait",
+      maxWaitMs: 1,
+    });
+    waiter.next();
+    backwards.now -= 1;
+    expect(clockErrorOf(() => waiter.next()).reason).toBe("backwards");
+  });
+
   it('"throw" policy: a backward step throws at once, and IDs resume above the last one', () => {
     const clock = new FakeClock(SNOWFLAKE_PRESETS.twitter.epoch + 10_000, Number.POSITIVE_INFINITY);
-    const sf = new Snowflake({ clock: clock.read });
+    const sf = new Snowflake({ clock: clock.read, elapsed: clock.elapsed });
     const a = sf.next();
     clock.now -= 1;
     clock.startCall();
     expect(() => sf.next()).toThrow(ClockError);
     expect(clock.reads.length).toBe(1); // no waiting
+    expect(clock.elapsedReads).toBe(0);
     expect(() => sf.next()).toThrow(/clock moved backwards by 1 ms/);
     clock.now += 1; // back in the last tick: the sequence continues
     const b = sf.next();
@@ -416,14 +457,17 @@ describe("Snowflake: waiting is bounded", () => {
 
   it('"wait" policy: waits out a small step back, throws at once for a large one', () => {
     const clock = new FakeClock(SNOWFLAKE_PRESETS.twitter.epoch + 10_000, 2);
-    const sf = new Snowflake({ clock: clock.read, onClockBackwards: "wait", maxWaitMs: 5 });
+    const sf = new Snowflake({ clock: clock.read, elapsed: clock.elapsed, onClockBackwards: "wait", maxWaitMs: 5 });
     clock.startCall();
     const a = sf.next();
     clock.now -= 4;
     clock.startCall();
     const b = sf.next();
     expect(b).toBe(a + 1n); // same tick, after the clock caught up
-    expect(clock.reads.length).toBeGreaterThan(4);
+    // Two unchanged reads, then 1 ms per read: back in the last tick at the 6th read, after 5
+    // monotonic readings (2.5 ms of the 6 ms bound).
+    expect(clock.reads.length).toBe(6);
+    expect(clock.elapsedReads).toBe(5);
     clock.now -= 50;
     clock.startCall();
     const error = clockErrorOf(() => sf.next());
@@ -432,16 +476,68 @@ describe("Snowflake: waiting is bounded", () => {
     expect(clock.reads.length).toBe(1);
   });
 
+  it('"wait" policy: gives up when the wait bound elapses before the clock catches up', () => {
+    // 5 ms behind (within maxWaitMs) but catching up at 0.25 ms per read, while the monotonic clock
+    // moves 0.5 ms per reading: the 6 ms bound elapses first.
+    const clock = new FakeClock(SNOWFLAKE_PRESETS.twitter.epoch + 10_000, 1, 0.25);
+    const sf = new Snowflake({ clock: clock.read, elapsed: clock.elapsed, onClockBackwards: "wait", maxWaitMs: 5 });
+    clock.startCall();
+    const a = sf.next();
+    clock.now -= 5;
+    clock.startCall();
+    clock.elapsedReads = 0;
+    const error = clockErrorOf(() => sf.next());
+    expect(error.reason).toBe("backwards");
+    expect(error.message).toMatch(/still [0-9.]+ ms behind the last ID after waiting 6 ms/);
+    expect(clock.elapsedReads).toBe(14); // 0.5 sets the deadline 6.5; 7.0 is past it
+    // the same step back waited out when the monotonic clock is slower than the catching-up wall clock
+    clock.now += 10;
+    expect(sf.next() > a).toBe(true);
+    const fast = new FakeClock(SNOWFLAKE_PRESETS.twitter.epoch + 10_000, 1, 0.25, 0.1);
+    const patient = new Snowflake({ clock: fast.read, elapsed: fast.elapsed, onClockBackwards: "wait", maxWaitMs: 5 });
+    const c = patient.next();
+    fast.now -= 5;
+    fast.startCall();
+    expect(patient.next()).toBe(c + 1n);
+  });
+
   it('"wait" policy: a clock that stays behind throws after the bound instead of hanging', () => {
     const clock = new FakeClock(SNOWFLAKE_PRESETS.twitter.epoch + 10_000, Number.POSITIVE_INFINITY);
-    const sf = new Snowflake({ clock: clock.read, onClockBackwards: "wait", maxWaitMs: 3 });
+    const sf = new Snowflake({ clock: clock.read, elapsed: clock.elapsed, onClockBackwards: "wait", maxWaitMs: 3 });
     const a = sf.next();
     clock.now -= 2;
     clock.startCall();
     expect(() => sf.next()).toThrow(/still 2 ms behind/);
-    expect(clock.reads.length).toBeGreaterThan(1);
+    expect(clock.reads.length).toBe(11); // bound 4 ms: elapsed readings 0.5 … 5.0, then one more read
     clock.now += 2;
     expect(sf.next()).toBe(a + 1n);
+  });
+
+  it("checks every reading of the injected monotonic clock", () => {
+    const cases: [unknown[], ErrorConstructor, RegExp][] = [
+      [[0, Number.NaN], RangeError, /elapsed\(\) must be a finite number/],
+      [[0, "1"], TypeError, /elapsed\(\) must be a number/],
+      [[undefined], TypeError, /elapsed\(\) must be a number/],
+      [[5, 4], RangeError, /elapsed\(\) must be monotonic/],
+      [[0, Number.POSITIVE_INFINITY], RangeError, /elapsed\(\) must be a finite number/],
+    ];
+    for (const [readings, type, pattern] of cases) {
+      const clock = new FakeClock(SNOWFLAKE_PRESETS.twitter.epoch + 10_000, Number.POSITIVE_INFINITY);
+      let i = 0;
+      const sf = new Snowflake({ clock: clock.read, elapsed: () => readings[i++ % readings.length] as number });
+      for (let k = 0; k < 4096; k++) sf.next();
+      expect(() => sf.next(), String(readings)).toThrow(type);
+      expect(() => sf.next(), String(readings)).toThrow(pattern);
+    }
+    // negative readings are fine: any origin
+    const clock = new FakeClock(SNOWFLAKE_PRESETS.twitter.epoch + 10_000, 3);
+    let t = -1000;
+    const sf = new Snowflake({ clock: clock.read, elapsed: () => (t += 0.5) });
+    for (let k = 0; k < 5000; k++) {
+      clock.startCall();
+      sf.next();
+    }
+    sf.checkInvariants();
   });
 });
 
@@ -483,7 +579,7 @@ describe("Snowflake: layouts, presets and decoding", () => {
     const epoch = SNOWFLAKE_PRESETS.sonyflake.epoch;
     expect(epoch).toBe(Date.UTC(2014, 8, 1));
     const clock = new FakeClock(epoch + 123_456_789, 1, 1);
-    const sf = new Snowflake({ layout: "sonyflake", workerId: 0xbeef, clock: clock.read });
+    const sf = new Snowflake({ layout: "sonyflake", workerId: 0xbeef, clock: clock.read, elapsed: clock.elapsed });
     const ids: bigint[] = [];
     for (let i = 0; i < 600; i++) {
       clock.startCall();
@@ -582,12 +678,21 @@ describe("Snowflake: layouts, presets and decoding", () => {
     sf.checkInvariants();
   });
 
-  it("on the real clock, a tight loop past 4096 IDs per ms stays strictly increasing", () => {
-    const sf = new Snowflake({ datacenterId: 2, workerId: 9 });
-    const before = Date.now();
+  it("a tight loop past 4096 IDs per ms stays strictly increasing, waiting for each next millisecond", () => {
+    // A clock that moves 1 ms every 4100 reads: each millisecond's 4096 IDs, then a short wait.
+    const start = SNOWFLAKE_PRESETS.twitter.epoch + 987_654_321;
+    let reads = 0;
+    let t = 0;
+    const sf = new Snowflake({
+      datacenterId: 2,
+      workerId: 9,
+      clock: () => start + Math.floor(reads++ / 4100),
+      elapsed: () => (t += 0.5),
+    });
+    const before = start;
     const ids = new Array<bigint>(50_000);
     for (let i = 0; i < ids.length; i++) ids[i] = sf.next();
-    const after = Date.now();
+    const after = start + Math.floor(reads / 4100);
     let increasing = true;
     for (let i = 1; i < ids.length; i++) if (!(ids[i]! > ids[i - 1]!)) increasing = false;
     expect(increasing).toBe(true);

@@ -1,15 +1,24 @@
 /**
  * Clocks for the ID generators: the injectable wall clock (Unix milliseconds, like `Date.now`), the
- * real monotonic clock that bounds every wait, and the error thrown when the wall clock misbehaves.
+ * injectable monotonic clock that bounds every wait (`performance.now` by default), and the error
+ * thrown when the wall clock misbehaves.
  *
  * Why two clocks: IDs carry wall-clock time, which can stall or step backwards (NTP, a VM resumed,
  * a fake clock in a test). A wait for the wall clock to move on is therefore measured on a second
- * clock that always advances — `performance.now()` — so no wait can turn into a hang.
+ * clock that always advances, so no wait can turn into a hang. Each pause of a wait also counts as
+ * the least real time it can have taken (a sleep of 0.1 ms, or 10 ns for a spin), so a wait ends
+ * within its bound even when an injected monotonic clock does not advance.
  */
-import { typeError } from "../internal/errors.js";
+import { rangeError, typeError } from "../internal/errors.js";
 
 /** A wall clock: returns Unix milliseconds, like `Date.now`. Fractions are floored. */
 export type Clock = () => number;
+
+/**
+ * A monotonic clock: returns milliseconds from any fixed origin, never decreasing, like
+ * `performance.now`. It measures how long a wait has lasted, not what time it is.
+ */
+export type ElapsedClock = () => number;
 
 /**
  * Thrown by an ID generator when the wall clock makes it impossible to issue a unique, increasing
@@ -38,7 +47,13 @@ export const realNow: () => number =
     : () => Date.now();
 
 /** Length of one pause while waiting for the clock, in ms: short enough to wake early in a tick. */
-const PAUSE_MS = 0.1;
+export const PAUSE_MS = 0.1;
+/**
+ * The least real time one spinning poll (a pause that could not sleep, a wall-clock read and a
+ * monotonic-clock read) can take, in ms: 10 ns. Counting it makes a wait end within
+ * `bound / 10 ns` polls whatever the monotonic clock says. @internal
+ */
+export const MIN_SPIN_MS = 1e-5;
 
 /** Int32Array over shared memory to sleep on, null where this thread may not block, undefined until probed. */
 let sleeper: Int32Array | null | undefined;
@@ -65,12 +80,15 @@ function probeSleeper(): Int32Array | null {
  * do until the next millisecond; sleeping frees the core, and on a loaded machine the scheduler then
  * runs the generator promptly when it wakes instead of preempting a spinning hog (measured on a
  * shared 2-core machine: 3.4–3.5M IDs/s against 2.8–3.4M/s spinning). Waking up to ~0.15 ms into the
- * next tick costs nothing: the next 4096 IDs take ~0.3 ms.
+ * next tick costs nothing: the next 4096 IDs take ~0.3 ms. Returns the least real time the pause
+ * took, in ms ({@link PAUSE_MS} when it slept, {@link MIN_SPIN_MS} when it could not).
  * @internal
  */
-export function pauseForClock(): void {
+export function pauseForClock(): number {
   if (sleeper === undefined) sleeper = probeSleeper();
-  if (sleeper !== null) Atomics.wait(sleeper, 0, 0, PAUSE_MS);
+  if (sleeper === null) return MIN_SPIN_MS;
+  Atomics.wait(sleeper, 0, 0, PAUSE_MS);
+  return PAUSE_MS;
 }
 
 /** Validates the `clock` option. @internal */
@@ -78,4 +96,24 @@ export function checkClock(where: string, clock: unknown): Clock {
   if (clock === undefined) return Date.now;
   if (typeof clock !== "function") throw typeError(where, "clock", clock, "a function returning Unix milliseconds");
   return clock as Clock;
+}
+
+/** Validates the `elapsed` option. @internal */
+export function checkElapsedClock(where: string, elapsed: unknown): ElapsedClock {
+  if (elapsed === undefined) return realNow;
+  if (typeof elapsed !== "function") {
+    throw typeError(where, "elapsed", elapsed, "a function returning monotonic milliseconds (like performance.now)");
+  }
+  return elapsed as ElapsedClock;
+}
+
+/**
+ * Checks one reading of a monotonic clock against the previous one (-Infinity before the first).
+ * @throws TypeError when not a number, RangeError when not finite or below `previous`. @internal
+ */
+export function checkElapsedReading(where: string, t: unknown, previous: number): number {
+  if (typeof t !== "number") throw typeError(where, "elapsed()", t, "a number of milliseconds");
+  if (!Number.isFinite(t)) throw rangeError(where, "elapsed()", t, "a finite number of milliseconds");
+  if (t < previous) throw rangeError(where, "elapsed()", t, `monotonic (never below its last reading ${previous})`);
+  return t;
 }

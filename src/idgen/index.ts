@@ -3,7 +3,7 @@
  * and the timestamp + daily counter ID built on Redis INCR.
  * @module
  */
-export { type Clock, ClockError } from "./clock.js";
+export { type Clock, ClockError, type ElapsedClock } from "./clock.js";
 export {
   SNOWFLAKE_PRESETS,
   type SnowflakeLayout,

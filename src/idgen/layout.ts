@@ -14,6 +14,16 @@
  * BigInt arithmetic but one addition (see snowflake.ts).
  */
 import { checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { checkOptions } from "../internal/options.js";
+
+const LAYOUT_KEYS: readonly (keyof SnowflakeLayout)[] = [
+  "timestampBits",
+  "datacenterBits",
+  "workerBits",
+  "sequenceBits",
+  "unitMs",
+  "order",
+];
 
 /** A snowflake bit layout. Sizes are bit counts; `timestampBits + datacenterBits + workerBits + sequenceBits ≤ 64`. */
 export interface SnowflakeLayout {
@@ -125,14 +135,17 @@ export function resolveLayout(where: string, layoutOption: unknown, epochOption:
       throw rangeError(where, "layout", layoutOption, `one of "twitter", "discord", "sonyflake" or an object`);
     layout = preset.layout;
     defaultEpoch = preset.epoch;
-  } else if (typeof layoutOption === "object" && layoutOption !== null) {
-    const l = layoutOption as SnowflakeLayout;
+  } else if (typeof layoutOption === "object" && layoutOption !== null && !Array.isArray(layoutOption)) {
+    const l = checkOptions(where, layoutOption as SnowflakeLayout, LAYOUT_KEYS, "layout");
     const timestampBits = checkInteger(where, "layout.timestampBits", l.timestampBits, 1, 63);
     const datacenterBits = checkInteger(where, "layout.datacenterBits", l.datacenterBits, 0, 31);
     const workerBits = checkInteger(where, "layout.workerBits", l.workerBits, 0, 31);
     const sequenceBits = checkInteger(where, "layout.sequenceBits", l.sequenceBits, 1, 31);
-    const unitMs = checkInteger(where, "layout.unitMs", l.unitMs ?? 1, 1, 86_400_000);
-    const order = l.order ?? "machine-sequence";
+    const unitMs = checkInteger(where, "layout.unitMs", l.unitMs === undefined ? 1 : l.unitMs, 1, 86_400_000);
+    const order: unknown = l.order === undefined ? "machine-sequence" : l.order;
+    if (typeof order !== "string") {
+      throw typeError(where, "layout.order", order, `"machine-sequence" or "sequence-machine"`);
+    }
     if (order !== "machine-sequence" && order !== "sequence-machine") {
       throw rangeError(where, "layout.order", order, `"machine-sequence" or "sequence-machine"`);
     }

@@ -30,8 +30,10 @@
  * "throw"` (the default, like Twitter's) throws a {@link ClockError} at once; `"wait"` (like
  * Leaf's) spins until the clock is back in the last tick, if that is at most `maxWaitMs` away,
  * and throws otherwise. Every wait — for a backward clock or for the next tick after the sequence
- * is exhausted — is bounded by `maxWaitMs + unitMs` of real time (performance.now), so a clock that
- * stalls or never catches up produces an error, never a hang and never a duplicate.
+ * is exhausted — is bounded by `maxWaitMs + unitMs` of real time, measured by the monotonic
+ * `elapsed` clock (performance.now unless injected) and, as a backstop, by the least time the
+ * pauses between polls can have taken; so a clock that stalls or never catches up produces an
+ * error, never a hang and never a duplicate.
  *
  * Cost: `next()` O(1), one clock read, one bigint allocated; `nextString()` O(1), one clock read, a
  * short string built; a new tick costs two BigInt operations more. Waiting (at most one tick when
@@ -41,7 +43,16 @@
  * clock — advances every millisecond in browsers too; it is `performance.now()` they coarsen.
  */
 import { checkFinite, checkInteger, rangeError, typeError } from "../internal/errors.js";
-import { type Clock, ClockError, checkClock, pauseForClock, realNow } from "./clock.js";
+import { checkOptions } from "../internal/options.js";
+import {
+  type Clock,
+  ClockError,
+  checkClock,
+  checkElapsedClock,
+  checkElapsedReading,
+  type ElapsedClock,
+  pauseForClock,
+} from "./clock.js";
 import {
   compareIds,
   parseId,
@@ -89,11 +100,30 @@ export interface SnowflakeOptions {
   /**
    * Bound on any one wait, in real milliseconds beyond one tick: how far behind a backward clock may
    * be under `"wait"`, and how long the generator waits for a stalled clock to reach the next tick
-   * once the sequence is exhausted. Past it, `next()` throws a {@link ClockError}.
+   * once the sequence is exhausted. Past it, `next()` throws a {@link ClockError}. In [0, 60000].
    * @defaultValue 5 (Leaf's bound)
    */
   maxWaitMs?: number;
+  /**
+   * Monotonic clock in milliseconds (any origin, never decreasing) that measures how long a wait
+   * has lasted, for tests: with a fake one, whether a wait gives up no longer depends on the
+   * machine's speed. Read only while waiting.
+   * @defaultValue performance.now
+   */
+  elapsed?: ElapsedClock;
 }
+
+const OPTION_KEYS: readonly (keyof SnowflakeOptions)[] = [
+  "epoch",
+  "datacenterId",
+  "workerId",
+  "layout",
+  "clock",
+  "onClockBackwards",
+  "maxWaitMs",
+  "elapsed",
+];
+const DECODE_OPTION_KEYS: readonly (keyof SnowflakeDecodeOptions)[] = ["epoch", "layout"];
 
 /** The fields of a decoded snowflake. */
 export interface SnowflakeParts {
@@ -121,6 +151,7 @@ const THREE_DIGITS: readonly string[] = Array.from({ length: 1000 }, (_, i) => S
 export class Snowflake {
   readonly #layout: ResolvedLayout;
   readonly #clock: Clock;
+  readonly #elapsed: ElapsedClock;
   readonly #epoch: number;
   readonly #unitMs: number;
   readonly #tickLimit: number;
@@ -150,15 +181,17 @@ export class Snowflake {
   #prefix = "";
 
   /**
-   * Creates a generator. Validates every option (RangeError / TypeError naming the option).
-   * Complexity: O(1); reads no clock.
+   * Creates a generator. Validates every option: an unknown key (`workerID`), `null`, or a value of
+   * the wrong type or range is a TypeError / RangeError naming the option. Complexity: O(1); reads
+   * no clock.
    */
-  constructor(options: SnowflakeOptions = {}) {
-    if (typeof options !== "object" || options === null) throw typeError(WHERE, "options", options, "an object");
-    const resolved = resolveLayout(WHERE, options.layout, options.epoch);
+  constructor(options?: SnowflakeOptions) {
+    const o = checkOptions(WHERE, options, OPTION_KEYS);
+    const resolved = resolveLayout(WHERE, o.layout, o.epoch);
     const { layout } = resolved;
     this.#layout = resolved;
-    this.#clock = checkClock(WHERE, options.clock);
+    this.#clock = checkClock(WHERE, o.clock);
+    this.#elapsed = checkElapsedClock(WHERE, o.elapsed);
     this.#epoch = resolved.epoch;
     this.#unitMs = resolved.unitMs;
     this.#tickLimit = resolved.tickLimit;
@@ -167,23 +200,31 @@ export class Snowflake {
     this.#sequenceScale = 2 ** resolved.sequenceShift;
     this.#sequenceBigints = sequenceBigints(layout.sequenceBits, this.#sequenceScale);
     this.#lowBitsBig = BigInt(resolved.lowBits);
+    // Only `undefined` takes the default: `null` is refused by the checks, as any wrong type.
     this.#datacenterId = checkInteger(
       WHERE,
       "datacenterId",
-      options.datacenterId ?? 0,
+      o.datacenterId === undefined ? 0 : o.datacenterId,
       0,
       2 ** layout.datacenterBits - 1,
     );
-    this.#workerId = checkInteger(WHERE, "workerId", options.workerId ?? 0, 0, 2 ** layout.workerBits - 1);
+    this.#workerId = checkInteger(
+      WHERE,
+      "workerId",
+      o.workerId === undefined ? 0 : o.workerId,
+      0,
+      2 ** layout.workerBits - 1,
+    );
     this.#machineBig = BigInt(
       this.#datacenterId * 2 ** resolved.datacenterShift + this.#workerId * 2 ** resolved.workerShift,
     );
-    const policy = options.onClockBackwards ?? "throw";
+    const policy: unknown = o.onClockBackwards === undefined ? "throw" : o.onClockBackwards;
+    if (typeof policy !== "string") throw typeError(WHERE, "onClockBackwards", policy, `"throw" or "wait"`);
     if (policy !== "throw" && policy !== "wait") {
       throw rangeError(WHERE, "onClockBackwards", policy, `"throw" or "wait"`);
     }
     this.#waitOnBackwards = policy === "wait";
-    const maxWaitMs = checkFinite(WHERE, "maxWaitMs", options.maxWaitMs ?? 5);
+    const maxWaitMs = checkFinite(WHERE, "maxWaitMs", o.maxWaitMs === undefined ? 5 : o.maxWaitMs);
     if (maxWaitMs < 0 || maxWaitMs > 60_000) throw rangeError(WHERE, "maxWaitMs", maxWaitMs, "in [0, 60000]");
     this.#maxWaitMs = maxWaitMs;
   }
@@ -243,7 +284,11 @@ export class Snowflake {
 
   /** A new tick, an exhausted sequence, a backward or invalid clock: everything but the common case. */
   #advanceSlow(now: number): number {
-    let deadline = -1;
+    const bound = this.#maxWaitMs + this.#unitMs;
+    let deadline = Number.NaN;
+    let lastElapsed = Number.NEGATIVE_INFINITY;
+    // The least real time the pauses so far can have taken: ends the wait even if `elapsed` stalls.
+    let paused = 0;
     // Set once real time passes the deadline; the clock is read after that, so a pause (GC, the
     // thread descheduled) between a clock read and the deadline check cannot cause a false alarm.
     let expired = false;
@@ -289,20 +334,21 @@ export class Snowflake {
       if (expired) {
         throw behindMs > 0
           ? new ClockError(
-              `redstruct/${WHERE}: clock still ${behindMs} ms behind the last ID after waiting ${this.#maxWaitMs + this.#unitMs} ms`,
+              `redstruct/${WHERE}: clock still ${behindMs} ms behind the last ID after waiting ${bound} ms`,
               "backwards",
               behindMs,
             )
           : new ClockError(
-              `redstruct/${WHERE}: clock stalled at ${now}: the sequence of this tick is exhausted and the clock did not reach the next tick within ${this.#maxWaitMs + this.#unitMs} ms`,
+              `redstruct/${WHERE}: clock stalled at ${now}: the sequence of this tick is exhausted and the clock did not reach the next tick within ${bound} ms`,
               "stalled",
               0,
             );
       }
-      const t = realNow();
-      if (deadline < 0) deadline = t + this.#maxWaitMs + this.#unitMs;
-      else if (t > deadline) expired = true;
-      pauseForClock();
+      const t = checkElapsedReading(WHERE, this.#elapsed(), lastElapsed);
+      lastElapsed = t;
+      if (Number.isNaN(deadline)) deadline = t + bound;
+      else if (t > deadline || paused > bound) expired = true;
+      paused += pauseForClock();
       now = this.#clock();
     }
   }
@@ -332,9 +378,9 @@ export class Snowflake {
    * Splits an ID into its fields, given the layout and epoch it was minted with (default: Twitter's).
    * Complexity: O(1). Throws as {@link Snowflake.prototype.decode}, and for invalid options.
    */
-  static decode(id: bigint | string, options: SnowflakeDecodeOptions = {}): SnowflakeParts {
-    if (typeof options !== "object" || options === null) throw typeError(WHERE, "options", options, "an object");
-    return decodeWith(resolveLayout(WHERE, options.layout, options.epoch), id);
+  static decode(id: bigint | string, options?: SnowflakeDecodeOptions): SnowflakeParts {
+    const o = checkOptions(WHERE, options, DECODE_OPTION_KEYS);
+    return decodeWith(resolveLayout(WHERE, o.layout, o.epoch), id);
   }
 
   /**

@@ -25,6 +25,7 @@
  * the epoch, in 2090 with the default).
  */
 import { checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { checkOptions } from "../internal/options.js";
 import { type Clock, checkClock } from "./clock.js";
 import { MAX_DATE_MS, parseId } from "./layout.js";
 
@@ -33,6 +34,19 @@ const SECONDS_LIMIT = 2 ** 31;
 const COUNTER_MAX = 2 ** 32 - 1;
 const DAY_SECONDS = 86_400;
 const ID_LIMIT = 1n << 63n;
+const DEFAULT_EPOCH_SECONDS = 1640995200;
+const OPTION_KEYS: readonly (keyof TimestampCounterIdOptions)[] = ["epochSeconds", "counter", "clock"];
+
+/** The `epochSeconds` option: `undefined` takes the default, anything else must be an integer in range. */
+function checkEpochSeconds(value: unknown): number {
+  return checkInteger(
+    WHERE,
+    "epochSeconds",
+    value === undefined ? DEFAULT_EPOCH_SECONDS : value,
+    0,
+    MAX_DATE_MS / 1000 - SECONDS_LIMIT,
+  );
+}
 
 /** The counter's result: an integer in [0, 2^32 − 1], as a number or a bigint. */
 export type CounterValue = number | bigint;
@@ -101,23 +115,17 @@ export class TimestampCounterId<R extends CounterResult = number> {
   #count = 0;
 
   /**
-   * Creates a generator. Validates every option (RangeError / TypeError naming it).
-   * Complexity: O(1); reads no clock.
+   * Creates a generator. Validates every option: an unknown key, `null`, or a value of the wrong
+   * type or range is a TypeError / RangeError naming it. Complexity: O(1); reads no clock.
    */
-  constructor(options: TimestampCounterIdOptions<R> = {}) {
-    if (typeof options !== "object" || options === null) throw typeError(WHERE, "options", options, "an object");
-    this.#epochSeconds = checkInteger(
-      WHERE,
-      "epochSeconds",
-      options.epochSeconds ?? 1640995200,
-      0,
-      MAX_DATE_MS / 1000 - SECONDS_LIMIT,
-    );
-    this.#clock = checkClock(WHERE, options.clock);
-    if (options.counter !== undefined && typeof options.counter !== "function") {
-      throw typeError(WHERE, "counter", options.counter, "a function (dayKey) => number | bigint | Promise of one");
+  constructor(options?: TimestampCounterIdOptions<R>) {
+    const o = checkOptions(WHERE, options, OPTION_KEYS as readonly (keyof TimestampCounterIdOptions<R>)[]);
+    this.#epochSeconds = checkEpochSeconds(o.epochSeconds);
+    this.#clock = checkClock(WHERE, o.clock);
+    if (o.counter !== undefined && typeof o.counter !== "function") {
+      throw typeError(WHERE, "counter", o.counter, "a function (dayKey) => number | bigint | Promise of one");
     }
-    this.#counter = options.counter as DayCounter | undefined;
+    this.#counter = o.counter as DayCounter | undefined;
   }
 
   /**
@@ -185,16 +193,9 @@ export class TimestampCounterId<R extends CounterResult = number> {
   }
 
   /** As {@link TimestampCounterId.prototype.decode}, given the epoch (default 1640995200). */
-  static decode(id: bigint | string, options: { epochSeconds?: number } = {}): TimestampCounterParts {
-    if (typeof options !== "object" || options === null) throw typeError(WHERE, "options", options, "an object");
-    const epochSeconds = checkInteger(
-      WHERE,
-      "epochSeconds",
-      options.epochSeconds ?? 1640995200,
-      0,
-      MAX_DATE_MS / 1000 - SECONDS_LIMIT,
-    );
-    return decodeWith(epochSeconds, id);
+  static decode(id: bigint | string, options?: { epochSeconds?: number }): TimestampCounterParts {
+    const o = checkOptions(WHERE, options, ["epochSeconds"]);
+    return decodeWith(checkEpochSeconds(o.epochSeconds), id);
   }
 
   /** The epoch, Unix seconds. */
