@@ -497,6 +497,38 @@ describe("Dict: Map compatibility", () => {
     d.checkInvariants();
   });
 
+  it("getOrInsert / getOrInsertComputed behave as Map's (ES2026)", () => {
+    const d = new Dict<DictKey, number>(null, { key: KEY, chunkBits: 4 });
+    const m = new Map<string, number>();
+    fc.assert(
+      fc.property(fc.array(fc.tuple(keyArb, fc.integer(), fc.boolean()), { maxLength: 200 }), (ops) => {
+        for (const [k, v, computed] of ops) {
+          const t = tag(k);
+          const expected = m.has(t) ? m.get(t)! : v;
+          m.set(t, expected);
+          const got = computed ? d.getOrInsertComputed(k, () => v) : d.getOrInsert(k, v);
+          expect(got).toBe(expected);
+          expect(d.size).toBe(m.size);
+        }
+        d.checkInvariants();
+      }),
+      { seed: 17, numRuns: 50 },
+    );
+    // A callback that sets the key itself is overwritten, as Map does; it never receives the stored bytes.
+    const e = new Dict<string | Uint8Array, number>();
+    expect(e.getOrInsertComputed("k", (k) => (e.set(k, 1), 2))).toBe(2);
+    expect(e.get("k")).toBe(2);
+    const bytes = Uint8Array.from([1, 2]);
+    e.getOrInsertComputed(bytes, (k) => {
+      (k as Uint8Array).fill(9);
+      return 3;
+    });
+    expect(e.get(Uint8Array.from([1, 2]))).toBe(3);
+    expect(() => e.getOrInsertComputed("x", null as never)).toThrow(/redstruct\/Dict: callback must be a function/);
+    expect(() => e.getOrInsert({} as never, 1)).toThrow(/redstruct\/Dict: key must be/);
+    expect(() => e.getOrInsertComputed({} as never, () => 1)).toThrow(/redstruct\/Dict: key must be/);
+  });
+
   it("rejects unsupported key types on set and treats them as absent on reads", () => {
     const d = new Dict<DictKey, number>();
     const bad = {} as unknown as DictKey;

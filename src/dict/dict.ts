@@ -307,6 +307,36 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
   }
 
   /**
+   * The value under `key`; when absent, stores `defaultValue` under it first and returns it (ES2026
+   * `Map.prototype.getOrInsert`; Redis HSETNX followed by HGET). Complexity: O(1) expected; side
+   * effects: as {@link get}, plus an insert when absent.
+   * @throws TypeError when `key` is absent and not a string, number, bigint or Uint8Array.
+   */
+  getOrInsert(key: K, defaultValue: V): V {
+    const s = this.#lookup(key);
+    if (s >= 0) return this.#kv[s >>> this.#chunkBits]![(s & this.#chunkMask) * 3 + 1] as V;
+    this.set(key, defaultValue);
+    return defaultValue;
+  }
+
+  /**
+   * The value under `key`; when absent, stores `callback(key)` under it first and returns it (ES2026
+   * `Map.prototype.getOrInsertComputed`). If the callback itself sets `key`, its value is
+   * overwritten, as with `Map`. Complexity: O(1) expected plus the callback.
+   * @throws TypeError when `callback` is not a function, or `key` is absent and of an unsupported type.
+   */
+  getOrInsertComputed(key: K, callback: (key: K) => V): V {
+    if (typeof callback !== "function") throw typeError(WHERE, "callback", callback, "a function");
+    const s = this.#lookup(key);
+    if (s >= 0) return this.#kv[s >>> this.#chunkBits]![(s & this.#chunkMask) * 3 + 1] as V;
+    if (!isDictKey(key)) throw typeError(WHERE, "key", key, "a string, number, bigint or Uint8Array");
+    // The callback gets its own copy of a byte key, as every key handed out.
+    const value = callback(key instanceof Uint8Array ? (new Uint8Array(key) as K) : key);
+    this.set(key, value);
+    return value;
+  }
+
+  /**
    * Stores `value` under `key` and returns this dict (Redis SET / HSET). A `Uint8Array` key is
    * copied. Complexity: O(1) expected, amortised no allocation (a slot chunk now and then, and the
    * next grow's table when half load is reached); side effects: one
