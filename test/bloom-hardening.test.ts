@@ -228,3 +228,329 @@ describe("headers that cannot be true are refused; what loads writes back the sa
     expect(() => ScalableBloomFilter.fromBytes(b)).toThrow(RedstructFormatError);
   });
 });
+
+describe("every bad argument is refused with a message naming the parameter at fault", () => {
+  type Bad = [what: string, run: () => unknown, error: typeof TypeError | typeof RangeError, message: RegExp];
+  const sbf = (o: unknown) => () => new ScalableBloomFilter(o as never);
+  const bf = (o: unknown) => () => new BloomFilter(o as never);
+  const bbf = (o: unknown) => () => new BlockedBloomFilter(o as never);
+  const B = "redstruct/BloomFilter: ";
+  const K = "redstruct/BlockedBloomFilter: ";
+  const S = "redstruct/ScalableBloomFilter: ";
+  const cases: Bad[] = [
+    // Options objects: null, non-objects, unknown keys (with a hint), mixed shapes.
+    ["BloomFilter(null)", bf(null), TypeError, /^redstruct\/BloomFilter: options must be an object/],
+    ["BloomFilter()", bf(undefined), TypeError, /^redstruct\/BloomFilter: options must be exactly one of/],
+    ["BloomFilter(5)", bf(5), TypeError, /^redstruct\/BloomFilter: options must be an object/],
+    ["BloomFilter([])", bf([]), TypeError, /^redstruct\/BloomFilter: options must be an object/],
+    [
+      "BloomFilter Capacity",
+      bf({ Capacity: 10, errorRate: 0.1 }),
+      TypeError,
+      /unknown option "Capacity" in options \(did you mean "capacity"\?\)/,
+    ],
+    ["BloomFilter size", bf({ capacity: 10, errorRate: 0.1, size: 3 }), TypeError, /unknown option "size"/],
+    [
+      "BloomFilter both shapes",
+      bf({ capacity: 10, errorRate: 0.1, bits: 8 }),
+      TypeError,
+      /options must be exactly one of/,
+    ],
+    [
+      "BloomFilter capacity null",
+      bf({ capacity: null, errorRate: 0.1 }),
+      TypeError,
+      new RegExp(`^${B}capacity must be`),
+    ],
+    ["BloomFilter errorRate missing", bf({ capacity: 10 }), TypeError, new RegExp(`^${B}errorRate must be`)],
+    ["BloomFilter errorRate 0", bf({ capacity: 10, errorRate: 0 }), RangeError, new RegExp(`^${B}errorRate must be`)],
+    [
+      "BloomFilter errorRate NaN",
+      bf({ capacity: 10, errorRate: Number.NaN }),
+      RangeError,
+      new RegExp(`^${B}errorRate must be`),
+    ],
+    ["BloomFilter bits 0", bf({ bits: 0, hashes: 3 }), RangeError, new RegExp(`^${B}bits must be`)],
+    ["BloomFilter hashes 65", bf({ bits: 100, hashes: 65 }), RangeError, new RegExp(`^${B}hashes must be`)],
+    ["BloomFilter hashes '3'", bf({ bits: 100, hashes: "3" }), TypeError, new RegExp(`^${B}hashes must be`)],
+    [
+      "BloomFilter capacity too big",
+      bf({ capacity: 1e9, errorRate: 0.01 }),
+      RangeError,
+      new RegExp(`^${B}capacity must be small enough`),
+    ],
+    ["BlockedBloomFilter(null)", bbf(null), TypeError, /^redstruct\/BlockedBloomFilter: options must be an object/],
+    ["BlockedBloomFilter()", bbf(undefined), TypeError, /^redstruct\/BlockedBloomFilter: options must be/],
+    ["BlockedBloomFilter bits", bbf({ bits: 100, hashes: 3 }), TypeError, /unknown option "bits"/],
+    [
+      "BlockedBloomFilter errorRate",
+      bbf({ capacity: 10, errorRate: 1 }),
+      RangeError,
+      new RegExp(`^${K}errorRate must be`),
+    ],
+    [
+      "BlockedBloomFilter capacity",
+      bbf({ capacity: 0, errorRate: 0.1 }),
+      RangeError,
+      new RegExp(`^${K}capacity must be`),
+    ],
+    [
+      "BlockedBloomFilter capacity too big",
+      bbf({ capacity: 1e12, errorRate: 0.1 }),
+      RangeError,
+      new RegExp(`^${K}capacity must be small enough`),
+    ],
+    ["ScalableBloomFilter(null)", sbf(null), TypeError, /^redstruct\/ScalableBloomFilter: options must be an object/],
+    ["ScalableBloomFilter()", sbf(undefined), TypeError, /^redstruct\/ScalableBloomFilter: options must be/],
+    [
+      "ScalableBloomFilter nonscaling",
+      sbf({ capacity: 10, errorRate: 0.1, nonscaling: true }),
+      TypeError,
+      /unknown option "nonscaling" in options \(did you mean "nonScaling"\?\)/,
+    ],
+    [
+      "ScalableBloomFilter EXPANSION",
+      sbf({ capacity: 10, errorRate: 0.1, EXPANSION: 4 }),
+      TypeError,
+      /unknown option "EXPANSION"/,
+    ],
+    [
+      "ScalableBloomFilter nonScaling 'yes'",
+      sbf({ capacity: 10, errorRate: 0.1, nonScaling: "yes" }),
+      TypeError,
+      new RegExp(`^${S}nonScaling must be a boolean`),
+    ],
+    [
+      "ScalableBloomFilter nonScaling 1",
+      sbf({ capacity: 10, errorRate: 0.1, nonScaling: 1 }),
+      TypeError,
+      new RegExp(`^${S}nonScaling must be a boolean`),
+    ],
+    [
+      "ScalableBloomFilter nonScaling null",
+      sbf({ capacity: 10, errorRate: 0.1, nonScaling: null }),
+      TypeError,
+      new RegExp(`^${S}nonScaling must be a boolean`),
+    ],
+    [
+      "ScalableBloomFilter expansion null",
+      sbf({ capacity: 10, errorRate: 0.1, expansion: null }),
+      TypeError,
+      new RegExp(`^${S}expansion must be`),
+    ],
+    [
+      "ScalableBloomFilter expansion 0",
+      sbf({ capacity: 10, errorRate: 0.1, expansion: 0 }),
+      RangeError,
+      new RegExp(`^${S}expansion must be`),
+    ],
+    [
+      "ScalableBloomFilter expansion 1.5",
+      sbf({ capacity: 10, errorRate: 0.1, expansion: 1.5 }),
+      RangeError,
+      new RegExp(`^${S}expansion must be`),
+    ],
+    [
+      "ScalableBloomFilter tightening null",
+      sbf({ capacity: 10, errorRate: 0.1, tightening: null }),
+      TypeError,
+      new RegExp(`^${S}tightening must be`),
+    ],
+    [
+      "ScalableBloomFilter tightening 0.9",
+      sbf({ capacity: 10, errorRate: 0.1, tightening: 0.9 }),
+      RangeError,
+      new RegExp(`^${S}tightening must be`),
+    ],
+    [
+      "ScalableBloomFilter tightening 0",
+      sbf({ capacity: 10, errorRate: 0.1, tightening: 0 }),
+      RangeError,
+      new RegExp(`^${S}tightening must be`),
+    ],
+    [
+      "ScalableBloomFilter tightening NaN",
+      sbf({ capacity: 10, errorRate: 0.1, tightening: Number.NaN }),
+      RangeError,
+      new RegExp(`^${S}tightening must be`),
+    ],
+    [
+      "ScalableBloomFilter tightening '0.5'",
+      sbf({ capacity: 10, errorRate: 0.1, tightening: "0.5" }),
+      TypeError,
+      new RegExp(`^${S}tightening must be`),
+    ],
+    [
+      "ScalableBloomFilter errorRate 1",
+      sbf({ capacity: 10, errorRate: 1 }),
+      RangeError,
+      new RegExp(`^${S}errorRate must be`),
+    ],
+    [
+      "ScalableBloomFilter errorRate -0",
+      sbf({ capacity: 10, errorRate: -0 }),
+      RangeError,
+      new RegExp(`^${S}errorRate must be`),
+    ],
+    [
+      "ScalableBloomFilter errorRate null",
+      sbf({ capacity: 10, errorRate: null }),
+      TypeError,
+      new RegExp(`^${S}errorRate must be`),
+    ],
+    // A tiny but valid error rate is not the capacity's fault: it is met (see bloom-params); an
+    // error share that underflows names errorRate × tightening.
+    [
+      "ScalableBloomFilter share underflows",
+      sbf({ capacity: 10, errorRate: 1e-300, tightening: 1e-30 }),
+      RangeError,
+      new RegExp(`^${S}errorRate × tightening must be`),
+    ],
+    [
+      "ScalableBloomFilter capacity 0",
+      sbf({ capacity: 0, errorRate: 0.1 }),
+      RangeError,
+      new RegExp(`^${S}capacity must be`),
+    ],
+    [
+      "ScalableBloomFilter capacity too big",
+      sbf({ capacity: 1e9, errorRate: 0.01 }),
+      RangeError,
+      new RegExp(`^${S}capacity must be small enough`),
+    ],
+  ];
+
+  // Bulk inputs: a sync iterable of elements only, for every method taking many elements.
+  const bulkBad: [string, unknown, RegExp][] = [
+    ["an async iterable", (async function* () {})(), /values must be a synchronous iterable, got an async iterable/],
+    ["a number", 5, /values must be a synchronous iterable .*, got 5/],
+    ["null", null, /values must be a synchronous iterable .*, got null/],
+    ["undefined", undefined, /values must be a synchronous iterable .*, got undefined/],
+    ["a lone string", "user:1842", /values must be an iterable of elements, got the string "user:1842"/],
+    ["a plain object", { length: 2 }, /values must be a synchronous iterable/],
+  ];
+  const filters: [string, () => { addAll(v: never): unknown; hasAll(v: never): unknown }][] = [
+    ["BloomFilter", () => new BloomFilter({ capacity: 10, errorRate: 0.1 })],
+    ["BlockedBloomFilter", () => new BlockedBloomFilter({ capacity: 10, errorRate: 0.1 })],
+    ["ScalableBloomFilter", () => new ScalableBloomFilter({ capacity: 10, errorRate: 0.1 })],
+  ];
+  for (const [name, make] of filters) {
+    for (const [what, value, message] of bulkBad) {
+      const where = new RegExp(`^redstruct/${name}: ${message.source}`);
+      cases.push([`${name}.addAll(${what})`, () => make().addAll(value as never), TypeError, where]);
+      cases.push([`${name}.hasAll(${what})`, () => make().hasAll(value as never), TypeError, where]);
+    }
+  }
+  for (const [what, value, message] of bulkBad) {
+    cases.push([
+      `BloomFilter.from(${what})`,
+      () => BloomFilter.from(value as never, 0.1),
+      TypeError,
+      new RegExp(`^${B}${message.source}`),
+    ]);
+    cases.push([
+      `BlockedBloomFilter.from(${what})`,
+      () => BlockedBloomFilter.from(value as never, 0.1),
+      TypeError,
+      new RegExp(`^${K}${message.source}`),
+    ]);
+  }
+  cases.push([
+    "BloomFilter.from errorRate",
+    () => BloomFilter.from(["a"], 2),
+    RangeError,
+    new RegExp(`^${B}errorRate must be`),
+  ]);
+  cases.push([
+    "BlockedBloomFilter.from errorRate",
+    () => BlockedBloomFilter.from(["a"], Number.NaN),
+    RangeError,
+    new RegExp(`^${K}errorRate must be`),
+  ]);
+
+  // union / intersect arguments: instances of this copy only, and an explanation for another copy's.
+  const otherCopy = <T extends string>(name: T) => {
+    const ctor = { [name]: class {} }[name]!;
+    return new ctor();
+  };
+  for (const op of ["union", "intersect"] as const) {
+    const a = () => new BloomFilter({ capacity: 10, errorRate: 0.1 });
+    const b = () => new BlockedBloomFilter({ capacity: 10, errorRate: 0.1 });
+    cases.push([
+      `BloomFilter.${op}(null)`,
+      () => a()[op](null as never),
+      TypeError,
+      new RegExp(`^${B}other must be a BloomFilter, got null`),
+    ]);
+    cases.push([
+      `BloomFilter.${op}({})`,
+      () => a()[op]({} as never),
+      TypeError,
+      new RegExp(`^${B}other must be a BloomFilter`),
+    ]);
+    cases.push([
+      `BloomFilter.${op}(blocked)`,
+      () => a()[op](b() as never),
+      TypeError,
+      new RegExp(`^${B}other must be a BloomFilter`),
+    ]);
+    cases.push([
+      `BloomFilter.${op}(other copy)`,
+      () => a()[op](otherCopy("BloomFilter") as never),
+      TypeError,
+      new RegExp(`^${B}other is a BloomFilter from another copy of redstruct`),
+    ]);
+    cases.push([
+      `BlockedBloomFilter.${op}(undefined)`,
+      () => b()[op](undefined as never),
+      TypeError,
+      new RegExp(`^${K}other must be a BlockedBloomFilter, got undefined`),
+    ]);
+    cases.push([
+      `BlockedBloomFilter.${op}(other copy)`,
+      () => b()[op](otherCopy("BlockedBloomFilter") as never),
+      TypeError,
+      new RegExp(`^${K}other is a BlockedBloomFilter from another copy of redstruct`),
+    ]);
+    cases.push([
+      `BloomFilter.${op}(other shape)`,
+      () => a()[op](new BloomFilter({ bits: 64, hashes: 2 })),
+      RangeError,
+      new RegExp(`^${B}other must be a filter of the same shape`),
+    ]);
+  }
+
+  it.each(cases.map((c) => [c[0], c] as const))("%s", (_, [, run, error, message]) => {
+    let thrown: unknown;
+    try {
+      run();
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(error);
+    expect((thrown as Error).message).toMatch(message);
+    // Never an engine message: every message is redstruct's, naming a parameter or an option.
+    expect((thrown as Error).message).not.toMatch(
+      /Cannot read properties|is not iterable|is not a function|Cannot convert/,
+    );
+  });
+
+  it("valid bulk inputs still work: arrays, Sets, generators, typed arrays' elements", () => {
+    const f = new BloomFilter({ capacity: 100, errorRate: 0.01 });
+    expect(f.addAll(new Set(["a", "b"]))).toEqual([true, true]);
+    expect(
+      f.addAll(
+        (function* () {
+          yield "c";
+          yield 1n;
+        })(),
+      ),
+    ).toEqual([true, true]);
+    expect(f.hasAll(["a", "c", "zz"])).toEqual([true, true, false]);
+    expect(BloomFilter.from(new Set([1, 2, 3]), 0.01).size).toBe(3);
+    expect(BlockedBloomFilter.from([new Uint8Array([1])], 0.01).size).toBe(1);
+    // Options given as undefined take their defaults; so does an omitted key.
+    const s = new ScalableBloomFilter({ capacity: 10, errorRate: 0.1, expansion: undefined, nonScaling: false });
+    expect(s.info().expansion).toBe(2);
+  });
+});

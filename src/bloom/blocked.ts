@@ -51,6 +51,7 @@
 import type { Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { formatError, rangeError, typeError } from "../internal/errors.js";
+import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { checkFillCounters, itemsAfterMerge, maxItemsFor, mergeWords, popcount } from "./filter.js";
 import { H, HASHING_SCHEME, hashElement, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
 import { checkCapacity, checkErrorRate, MAX_HASHES, searchStep, startSearch } from "./params.js";
@@ -200,10 +201,10 @@ export class BlockedBloomFilter {
    *   a pair that needs more than 2^22 − 1 blocks).
    */
   constructor(options: BlockedBloomFilterOptions) {
-    if (typeof options !== "object" || options === null) {
-      throw typeError(WHERE, "options", options, "{ capacity, errorRate }");
-    }
-    const { capacity, errorRate } = options;
+    if (options === undefined) throw typeError(WHERE, "options", options, "{ capacity, errorRate }");
+    const o = checkOptions(WHERE, options, ["capacity", "errorRate"]);
+    const capacity = checkCapacity(WHERE, o.capacity);
+    const errorRate = checkErrorRate(WHERE, o.errorRate);
     const { blocks, hashes } = blockedParameters(capacity, errorRate);
     this.#capacity = capacity;
     this.#errorRate = errorRate;
@@ -215,10 +216,14 @@ export class BlockedBloomFilter {
   }
 
   /**
-   * A filter sized for exactly the given values at `errorRate`, holding them. O(n·k).
-   * @throws RangeError for a bad errorRate.
+   * A filter sized for exactly the given values at `errorRate` (at least one item), holding them.
+   * O(n·k).
+   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused);
+   *   TypeError/RangeError for a bad errorRate.
    */
   static from(values: Iterable<Item>, errorRate: number): BlockedBloomFilter {
+    checkIterable(WHERE, "values", values);
+    checkErrorRate(WHERE, errorRate);
     const list = Array.isArray(values) ? (values as Item[]) : Array.from(values);
     const filter = new BlockedBloomFilter({ capacity: Math.max(1, list.length), errorRate });
     for (const v of list) filter.add(v);
@@ -320,14 +325,20 @@ export class BlockedBloomFilter {
     return true;
   }
 
-  /** Adds every value; element i of the result is what `add(values[i])` returned — BF.MADD. O(Σ). */
+  /**
+   * Adds every value; element i of the result is what `add(values[i])` returned — BF.MADD. O(Σ).
+   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused).
+   */
   addAll(values: Iterable<Item>): boolean[] {
-    return Array.from(values, (v) => this.add(v));
+    return Array.from(checkIterable(WHERE, "values", values), (v) => this.add(v));
   }
 
-  /** `has` for every value — BF.MEXISTS. O(Σ), no side effect. */
+  /**
+   * `has` for every value — BF.MEXISTS. O(Σ), no side effect.
+   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused).
+   */
   hasAll(values: Iterable<Item>): boolean[] {
-    return Array.from(values, (v) => this.has(v));
+    return Array.from(checkIterable(WHERE, "values", values), (v) => this.has(v));
   }
 
   // ——— estimates ——————————————————————————————————————————————————————————
@@ -366,7 +377,7 @@ export class BlockedBloomFilter {
   /**
    * Makes this filter hold everything either filter held (bitwise OR): exactly the filter that
    * adding both sets would have built. `size` becomes the fill estimate. O(m/32). Returns `this`.
-   * @throws TypeError unless `other` is a BlockedBloomFilter; RangeError unless it has the same
+   * @throws TypeError unless `other` is a BlockedBloomFilter (of this copy of redstruct); RangeError unless it has the same
    *   capacity and errorRate (hence the same blocks and hashes).
    */
   union(other: BlockedBloomFilter): this {
@@ -384,7 +395,7 @@ export class BlockedBloomFilter {
   }
 
   #merge(other: BlockedBloomFilter, op: "union" | "intersect"): this {
-    if (!(other instanceof BlockedBloomFilter)) throw typeError(WHERE, "other", other, "a BlockedBloomFilter");
+    checkInstance(WHERE, "other", other, BlockedBloomFilter);
     if (other.#capacity !== this.#capacity || other.#errorRate !== this.#errorRate) {
       throw rangeError(
         WHERE,
@@ -483,7 +494,7 @@ export class BlockedBloomFilter {
    * Reads a filter written by {@link toBytes}. Validates the magic, version, hashing scheme, every
    * field's range, that (blocks, hashes) is what the capacity/errorRate give, that the length
    * matches exactly and that the item count agrees with the fill. O(m/32).
-   * @throws RedstructFormatError for any malformed, truncated or inconsistent input.
+   * @throws RedstructFormatError for any malformed, truncated or inconsistent input (or not a Uint8Array).
    */
   static fromBytes(bytes: Uint8Array): BlockedBloomFilter {
     const r = new ByteReader(bytes, WHERE);

@@ -27,6 +27,7 @@
 import type { Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
+import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { H, HASHING_SCHEME, hashElement, RING_BITS, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
 import { checkCapacity, checkErrorRate, MAX_BITS, MAX_HASHES, sizeFilter } from "./params.js";
 
@@ -156,10 +157,8 @@ export class BloomFilter {
    *   a capacity/errorRate pair that needs 2^31 bits or more).
    */
   constructor(options: BloomFilterOptions) {
-    if (typeof options !== "object" || options === null) {
-      throw typeError(WHERE, "options", options, "{ capacity, errorRate } or { bits, hashes }");
-    }
-    const o = options as Partial<{ capacity: number; errorRate: number; bits: number; hashes: number }>;
+    type AnyShape = Partial<{ capacity: number; errorRate: number; bits: number; hashes: number }>;
+    const o = checkOptions<AnyShape>(WHERE, options as AnyShape, ["capacity", "errorRate", "bits", "hashes"]);
     const bySize = o.capacity !== undefined || o.errorRate !== undefined;
     const byShape = o.bits !== undefined || o.hashes !== undefined;
     if (bySize === byShape) {
@@ -188,10 +187,14 @@ export class BloomFilter {
   }
 
   /**
-   * A filter sized for exactly the given values at `errorRate`, holding them. O(n·k).
-   * @throws RangeError for a bad errorRate or an empty input.
+   * A filter sized for exactly the given values at `errorRate` (at least one item), holding them.
+   * O(n·k).
+   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused);
+   *   TypeError/RangeError for a bad errorRate.
    */
   static from(values: Iterable<Item>, errorRate: number): BloomFilter {
+    checkIterable(WHERE, "values", values);
+    checkErrorRate(WHERE, errorRate);
     const list = Array.isArray(values) ? (values as Item[]) : Array.from(values);
     const filter = new BloomFilter({ capacity: Math.max(1, list.length), errorRate });
     for (const v of list) filter.add(v);
@@ -255,14 +258,20 @@ export class BloomFilter {
     return this._hasHashed();
   }
 
-  /** Adds every value; element i of the result is what `add(values[i])` returned — BF.MADD. O(Σ). */
+  /**
+   * Adds every value; element i of the result is what `add(values[i])` returned — BF.MADD. O(Σ).
+   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused).
+   */
   addAll(values: Iterable<Item>): boolean[] {
-    return Array.from(values, (v) => this.add(v));
+    return Array.from(checkIterable(WHERE, "values", values), (v) => this.add(v));
   }
 
-  /** `has` for every value — BF.MEXISTS. O(Σ), no side effect. */
+  /**
+   * `has` for every value — BF.MEXISTS. O(Σ), no side effect.
+   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused).
+   */
   hasAll(values: Iterable<Item>): boolean[] {
-    return Array.from(values, (v) => this.has(v));
+    return Array.from(checkIterable(WHERE, "values", values), (v) => this.has(v));
   }
 
   /** @internal Sets the k bits of the element last hashed into `H`; true when one was clear. */
@@ -367,7 +376,7 @@ export class BloomFilter {
   // ——— whole-filter operations ————————————————————————————————————————————————
 
   #checkCompatible(other: BloomFilter, op: string): void {
-    if (!(other instanceof BloomFilter)) throw typeError(WHERE, op, other, "a BloomFilter");
+    checkInstance(WHERE, op, other, BloomFilter);
     if (other.#bits !== this.#bits || other.#hashes !== this.#hashes) {
       throw rangeError(
         WHERE,
@@ -389,7 +398,8 @@ export class BloomFilter {
   /**
    * Makes this filter hold everything either filter held (bitwise OR): exactly the filter that
    * adding both sets would have built. `size` becomes the fill estimate. O(m/32). Returns `this`.
-   * @throws RangeError unless `other` has the same bits and hashes.
+   * @throws TypeError unless `other` is a BloomFilter (of this copy of redstruct); RangeError unless
+   *   it has the same bits and hashes.
    */
   union(other: BloomFilter): this {
     return this.#merge(other, "union");
@@ -399,7 +409,7 @@ export class BloomFilter {
    * Keeps only the bits set in both filters (bitwise AND). Every value added to both still
    * answers true; the result can answer true for more than the true intersection (its rate is at
    * most the smaller of the two). `size` becomes the fill estimate, an overestimate. O(m/32).
-   * @throws RangeError unless `other` has the same bits and hashes.
+   * @throws as {@link union}.
    */
   intersect(other: BloomFilter): this {
     return this.#merge(other, "intersect");
@@ -485,7 +495,7 @@ export class BloomFilter {
    * Reads a filter written by {@link toBytes}. Validates the magic, version, hashing scheme,
    * every field's range, that the length matches the header exactly, that the padding bits are
    * clear and that capacity/errorRate (when present) agree with bits/hashes. O(m/32).
-   * @throws RedstructFormatError for any malformed, truncated or inconsistent input.
+   * @throws RedstructFormatError for any malformed, truncated or inconsistent input (or not a Uint8Array).
    */
   static fromBytes(bytes: Uint8Array): BloomFilter {
     const r = new ByteReader(bytes, WHERE);

@@ -28,6 +28,7 @@
 import type { Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
+import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 import { BloomFilter, HEADER_BYTES } from "./filter.js";
 import { hashElement } from "./hashing.js";
 import { checkCapacity, checkErrorRate, MAX_BITS, strictParameters } from "./params.js";
@@ -100,19 +101,19 @@ export class ScalableBloomFilter {
    * @throws TypeError/RangeError for a bad option (see {@link ScalableBloomFilterOptions}).
    */
   constructor(options: ScalableBloomFilterOptions) {
-    if (typeof options !== "object" || options === null) {
+    if (options === undefined) {
       throw typeError(WHERE, "options", options, "{ capacity, errorRate, expansion?, tightening?, nonScaling? }");
     }
-    this.#capacity = checkCapacity(WHERE, options.capacity);
-    this.#errorRate = checkErrorRate(WHERE, options.errorRate);
-    this.#expansion = checkInteger(WHERE, "expansion", options.expansion ?? 2, 1, MAX_EXPANSION);
-    const t = options.tightening ?? 0.5;
+    const o = checkOptions(WHERE, options, ["capacity", "errorRate", "expansion", "tightening", "nonScaling"]);
+    // Each option is checked on its own first, so a message names the one at fault.
+    this.#capacity = checkCapacity(WHERE, o.capacity);
+    this.#errorRate = checkErrorRate(WHERE, o.errorRate);
+    this.#expansion = o.expansion === undefined ? 2 : checkInteger(WHERE, "expansion", o.expansion, 1, MAX_EXPANSION);
+    const t = o.tightening === undefined ? 0.5 : o.tightening;
     if (typeof t !== "number") throw typeError(WHERE, "tightening", t, "a number in (0, 0.5]");
     if (!(t > 0 && t <= 0.5)) throw rangeError(WHERE, "tightening", t, "a number in (0, 0.5]");
     this.#tightening = t;
-    const ns = options.nonScaling ?? false;
-    if (typeof ns !== "boolean") throw typeError(WHERE, "nonScaling", ns, "a boolean");
-    this.#nonScaling = ns;
+    this.#nonScaling = checkFlag(WHERE, "nonScaling", o.nonScaling, false);
     // fromBytes brings its own links: it must not allocate a first link (up to 256 MiB) on the say
     // of a header it has not yet checked against the input's length.
     // The first link must exist. Its error share errorRate·tightening is a positive double here or
@@ -207,14 +208,20 @@ export class ScalableBloomFilter {
     return false;
   }
 
-  /** `add` for each value, in order — BF.MADD. Stops at the first error (earlier adds stay). */
+  /**
+   * `add` for each value, in order — BF.MADD. Stops at the first error (earlier adds stay).
+   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused).
+   */
   addAll(values: Iterable<Item>): boolean[] {
-    return Array.from(values, (v) => this.add(v));
+    return Array.from(checkIterable(WHERE, "values", values), (v) => this.add(v));
   }
 
-  /** `has` for each value — BF.MEXISTS. No side effect. */
+  /**
+   * `has` for each value — BF.MEXISTS. No side effect.
+   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused).
+   */
   hasAll(values: Iterable<Item>): boolean[] {
-    return Array.from(values, (v) => this.has(v));
+    return Array.from(checkIterable(WHERE, "values", values), (v) => this.has(v));
   }
 
   // ——— estimates and info ————————————————————————————————————————————————————
@@ -346,7 +353,7 @@ export class ScalableBloomFilter {
    * Reads a chain written by {@link toBytes}, validating the header, every link (each must have
    * exactly the shape the options imply, hold exactly its capacity unless it is the last) and the
    * total length.
-   * @throws RedstructFormatError for any malformed, truncated or inconsistent input.
+   * @throws RedstructFormatError for any malformed, truncated or inconsistent input (or not a Uint8Array).
    */
   static fromBytes(bytes: Uint8Array): ScalableBloomFilter {
     const r = new ByteReader(bytes, WHERE);
