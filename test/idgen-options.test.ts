@@ -121,6 +121,25 @@ const ROWS: Row[] = [
     /id must be a bigint or a decimal string/,
   ],
   ["Snowflake.compare: null", () => Snowflake.compare(null as never, 1n), TypeError, /a must be a bigint/],
+  // clock readings of the wrong type are named, not the engine's "Cannot mix BigInt and other types"
+  [
+    "Snowflake: a bigint clock",
+    () => new Snowflake({ clock: () => 1n as never }).next(),
+    TypeError,
+    /clock\(\) must be a number/,
+  ],
+  [
+    "Snowflake: an object clock",
+    () => new Snowflake({ clock: () => Object.create(null) }).nextString(),
+    TypeError,
+    /clock\(\) must be a number/,
+  ],
+  [
+    "Snowflake: a symbol clock",
+    () => new Snowflake({ clock: () => Symbol() as never }).next(),
+    TypeError,
+    /clock\(\) must be a number/,
+  ],
   // new TimestampCounterId(options)
   [
     "TimestampCounterId: epochseconds (typo)",

@@ -275,15 +275,21 @@ export class Snowflake {
 
   /** Bumps the sequence, or starts a new tick; returns the sequence of the ID to issue. */
   #advance(): number {
-    const now = this.#clock();
-    if (Math.floor((now - this.#epoch) / this.#unitMs) === this.#lastTick && this.#sequence < this.#sequenceMax) {
+    const now: unknown = this.#clock();
+    // The type test comes first: arithmetic on a bigint, a symbol or an object reading would throw
+    // the engine's own message instead of one naming clock().
+    if (
+      typeof now === "number" &&
+      Math.floor((now - this.#epoch) / this.#unitMs) === this.#lastTick &&
+      this.#sequence < this.#sequenceMax
+    ) {
       return ++this.#sequence;
     }
     return this.#advanceSlow(now);
   }
 
   /** A new tick, an exhausted sequence, a backward or invalid clock: everything but the common case. */
-  #advanceSlow(now: number): number {
+  #advanceSlow(now: unknown): number {
     const bound = this.#maxWaitMs + this.#unitMs;
     let deadline = Number.NaN;
     let lastElapsed = Number.NEGATIVE_INFINITY;
