@@ -91,10 +91,22 @@ let I2 = 0;
 
 function hashItem(value: Item): void {
   murmur64aCore(value, H, 0, 0);
-  const lo = H[0]!;
-  FP = (((H[1]! % 255) + (lo % 255)) % 255) + 1;
-  I1 = lo | 0;
-  I2 = (lo ^ Math.imul(FP, ALT)) | 0;
+  const lo = H[0]! | 0;
+  const hi = H[1]! | 0;
+  // h mod 255 = the sum of h's eight bytes mod 255 (256 ≡ 1): small-integer arithmetic only, where
+  // `%` on a uint32 above 2^31 would run on doubles.
+  const bytes =
+    (lo & 0xff) +
+    ((lo >>> 8) & 0xff) +
+    ((lo >>> 16) & 0xff) +
+    (lo >>> 24) +
+    (hi & 0xff) +
+    ((hi >>> 8) & 0xff) +
+    ((hi >>> 16) & 0xff) +
+    (hi >>> 24);
+  FP = (bytes % 255) + 1;
+  I1 = lo;
+  I2 = lo ^ Math.imul(FP, ALT);
 }
 
 function nextPow2(x: number): number {
