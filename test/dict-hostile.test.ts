@@ -109,6 +109,47 @@ describe("Dict: distinct string keys never share a hash by construction", () => 
     }
   });
 
+  it("any family of keys that differ only in their lone surrogates gets short chains", () => {
+    // A template of ASCII literals and slots; key i fills the slots with lone surrogates from the
+    // base-1024 digits of i. Under UTF-8 every key of a family is the same byte string.
+    const family = fc.record({
+      parts: fc.array(fc.option(fc.string({ maxLength: 3 }), { nil: null }), { minLength: 1, maxLength: 5 }),
+      trails: fc.boolean(),
+      n: fc.integer({ min: 200, max: 3000 }),
+    });
+    fc.assert(
+      fc.property(family, ({ parts, trails, n }) => {
+        const template = parts.includes(null) ? parts : [...parts, null];
+        const slots = template.filter((p) => p === null).length;
+        const count = Math.min(n, 1024 ** slots);
+        const keys: string[] = [];
+        for (let i = 0; i < count; i++) {
+          let digits = i;
+          keys.push(
+            template
+              .map((p) => {
+                if (p !== null) return p;
+                const unit = (trails ? 0xdc00 : 0xd800) + (digits % 1024);
+                digits = Math.floor(digits / 1024);
+                return String.fromCharCode(unit);
+              })
+              .join(""),
+          );
+        }
+        expect(new Set(keys).size).toBe(count);
+        expect(new Set(keys.map((k) => new TextDecoder().decode(new TextEncoder().encode(k)))).size).toBe(1);
+        const d = new Dict<string, number>(null, { key: KEY, seed: 4 });
+        keys.forEach((k, i) => {
+          d.set(k, i);
+        });
+        while (d.rehashFor(100));
+        expect(d.stats().maxChain).toBeLessThanOrEqual(10);
+        d.checkInvariants();
+      }),
+      { seed: 34, numRuns: 30 },
+    );
+  });
+
   it("any set of distinct strings, surrogates included, gets short chains", () => {
     fc.assert(
       fc.property(fc.uniqueArray(anyString, { minLength: 1, maxLength: 3000 }), (keys) => {
