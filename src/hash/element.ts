@@ -106,7 +106,12 @@ export function encodeScratch(value: string): number {
   return encoder.encodeInto(value, scratch).written;
 }
 
-/** The buffer {@link encodeScratch} wrote to. Internal: never hand it to a caller. */
+/**
+ * The buffer {@link encodeScratch} wrote to. Internal: never hand it to a caller. Fetch it after
+ * encodeScratch returns, which may have replaced it: `const n = encodeScratch(s); f(scratchBytes(), n)`,
+ * never `f(scratchBytes(), encodeScratch(s))` (arguments are evaluated left to right, so that hashes
+ * the old, too-short buffer the first time a longer non-ASCII string comes by).
+ */
 export function scratchBytes(): Uint8Array {
   return scratch;
 }

@@ -70,5 +70,7 @@ export function murmur2(value: Item, seed = 0): number {
   const src = sourceOf(value);
   seed = checkSeed32(seed);
   const h = murmur2Source(src, src.length, seed);
-  return h >= 0 ? h : murmur2Source(scratchBytes(), encodeScratch(src as string), seed);
+  if (h >= 0) return h;
+  const len = encodeScratch(src as string); // first: it may replace the scratch buffer scratchBytes() returns
+  return murmur2Source(scratchBytes(), len, seed);
 }

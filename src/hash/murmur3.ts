@@ -63,7 +63,9 @@ export function murmur3_32(value: Item, seed = 0): number {
   const src = sourceOf(value);
   const s = checkSeed32(seed);
   const h = murmur3_32Source(src, src.length, s);
-  return h >= 0 ? h : murmur3_32Source(scratchBytes(), encodeScratch(src as string), s);
+  if (h >= 0) return h;
+  const len = encodeScratch(src as string); // first: it may replace the scratch buffer scratchBytes() returns
+  return murmur3_32Source(scratchBytes(), len, s);
 }
 
 // x86_128: four 32-bit lanes, each word k_i multiplied by c_i, rotated, multiplied by c_{i+1}; the
@@ -222,5 +224,8 @@ export function murmur3_128x86Into(value: Item, out: Uint32Array | Int32Array, s
 export function murmur3_128x86Core(value: Item, out: Uint32Array | Int32Array, seed: number): void {
   const src = sourceOf(value);
   if (typeof src !== "string") x86_128Bytes(src, src.length, seed, out);
-  else if (!x86_128Ascii(src, seed, out)) x86_128Bytes(scratchBytes(), encodeScratch(src), seed, out);
+  else if (!x86_128Ascii(src, seed, out)) {
+    const len = encodeScratch(src); // first: it may replace the scratch buffer scratchBytes() returns
+    x86_128Bytes(scratchBytes(), len, seed, out);
+  }
 }

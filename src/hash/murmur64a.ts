@@ -150,7 +150,8 @@ export function murmur64aCore(value: Item, out: Uint32Array, seedHi: number, see
   const src = sourceOf(value);
   if (typeof src === "string") {
     if (murmur64aAscii(src, seedHi | 0, seedLo | 0, out)) return;
-    murmur64aBytes(scratchBytes(), encodeScratch(src), seedHi | 0, seedLo | 0, out);
+    const len = encodeScratch(src); // first: it may replace the scratch buffer scratchBytes() returns
+    murmur64aBytes(scratchBytes(), len, seedHi | 0, seedLo | 0, out);
   } else {
     murmur64aBytes(src, src.length, seedHi | 0, seedLo | 0, out);
   }

@@ -239,7 +239,8 @@ export function sipHash13Ascii(s: string, key: SipKey, out: Uint32Array): boolea
 function sipHashInto(value: Item, key: SipKey, cRounds: number, dRounds: number, out: Uint32Array): void {
   const src = sourceOf(value);
   if (!sipHashSource(src, src.length, key, cRounds, dRounds, out)) {
-    sipHashSource(scratchBytes(), encodeScratch(src as string), key, cRounds, dRounds, out);
+    const len = encodeScratch(src as string); // first: it may replace the scratch buffer scratchBytes() returns
+    sipHashSource(scratchBytes(), len, key, cRounds, dRounds, out);
   }
 }
 
@@ -263,7 +264,8 @@ export function randomSipKey(): SipKey {
  */
 export function sipKeyFromBytes(bytes: Uint8Array): SipKey {
   if (!(bytes instanceof Uint8Array)) throw typeError("hash", "bytes", bytes, "a Uint8Array of exactly 16 bytes");
-  if (bytes.length !== 16) throw rangeError("hash", "bytes.length", bytes.length, "16 (a 128-bit key is exactly 16 bytes)");
+  if (bytes.length !== 16)
+    throw rangeError("hash", "bytes.length", bytes.length, "16 (a 128-bit key is exactly 16 bytes)");
   const key = new Uint32Array(4);
   for (let i = 0; i < 4; i++) {
     key[i] = bytes[4 * i]! | (bytes[4 * i + 1]! << 8) | (bytes[4 * i + 2]! << 16) | (bytes[4 * i + 3]! << 24);
