@@ -2,7 +2,8 @@
  * redstruct — Redis's data-structure algorithms for browsers and Node, with no Redis server.
  *
  * The root re-exports every subpath: `redstruct/hash`, `redstruct/hll`, `redstruct/bloom`,
- * `redstruct/skiplist`, `redstruct/dict`, `redstruct/idgen`.
+ * `redstruct/skiplist`, `redstruct/dict`, `redstruct/idgen`, `redstruct/cuckoo`, `redstruct/cms`,
+ * `redstruct/topk`.
  * @module
  */
 
