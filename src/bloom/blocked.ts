@@ -111,6 +111,9 @@ function blockedRate(blocks: number, k: number, n: number): number {
   return Math.min(1, sum);
 }
 
+/** The lowest rate any blocked filter reaches for one item (the largest filter, the best k); lazily computed. */
+let floorRate: number | undefined;
+
 /** The integer k minimising the rate (unimodal: scan up while it falls), and that rate. */
 function bestHashes(blocks: number, n: number): { hashes: number; rate: number } {
   let hashes = 1;
@@ -135,10 +138,11 @@ export function blockedParameters(capacity: number, errorRate: number, where = W
   const n = checkCapacity(where, capacity);
   const p = checkErrorRate(where, errorRate);
   startSearch();
+  // Even one item in the largest filter has a floor (its block's k probes must all miss): below it,
+  // no capacity helps and the error rate is what is wrong — said at once, without a search.
+  floorRate ??= bestHashes(MAX_BLOCKS, 1).rate;
+  const floor = floorRate;
   const tooBig = () => {
-    // Even one item in the largest filter has a floor (its block's k probes must all miss): below
-    // it, no capacity helps and the error rate is what is wrong.
-    const floor = bestHashes(MAX_BLOCKS, 1).rate;
     if (floor > p) {
       return rangeError(
         where,
@@ -155,7 +159,7 @@ export function blockedParameters(capacity: number, errorRate: number, where = W
     );
   };
   const standard = Math.ceil((-n * Math.log(p)) / LN2_SQUARED / BLOCK_BITS) || 1;
-  if (standard > MAX_BLOCKS) throw tooBig();
+  if (standard > MAX_BLOCKS || floor > p) throw tooBig();
   const fits = (b: number) => {
     searchStep(where);
     return bestHashes(b, n).rate <= p;
