@@ -2,7 +2,7 @@
 // TypeError / RangeError naming the parameter, and a refused call leaves the sketch unchanged.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { HyperLogLog } from "../src/hll/index.js";
+import { HyperLogLog, UltraLogLog } from "../src/hll/index.js";
 
 const distinct = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}:${i}`);
 
@@ -303,5 +303,82 @@ describe("HyperLogLog hardening: sketches from another copy of redstruct", () =>
     // The way across copies the message recommends works.
     const moved = HyperLogLog.fromBytes(HyperLogLog.from(["a", "b"]).toBytes());
     expect(h.merge(moved).count()).toBe(2);
+  });
+});
+
+describe("UltraLogLog hardening: options, arguments, bulk input, other copies", () => {
+  it("options are checked like HyperLogLog's", () => {
+    const cases: [unknown, ErrorConstructor, RegExp][] = [
+      [{ precison: 12 }, TypeError, /redstruct\/UltraLogLog: unknown option "precison"/],
+      [{ Precision: 12 }, TypeError, /did you mean "precision"/],
+      [null, TypeError, /options must be an object/],
+      [7, TypeError, /options must be an object/],
+      [{ precision: null }, TypeError, /precision must be an integer in \[3, 26\], got null/],
+      [{ precision: 2 }, RangeError, /precision must be an integer in \[3, 26\], got 2/],
+      [{ precision: 27 }, RangeError, /got 27/],
+      [{ precision: 10.5 }, RangeError, /got 10.5/],
+    ];
+    for (const [options, type, message] of cases) {
+      expect(() => new UltraLogLog(options as never)).toThrow(type);
+      expect(() => new UltraLogLog(options as never)).toThrow(message);
+      expect(() => UltraLogLog.from([], options as never)).toThrow(message);
+    }
+  });
+
+  it("every argument is validated and a refused call changes nothing", () => {
+    const u = UltraLogLog.from(distinct(50, "u"), { precision: 10 });
+    const before = Array.from(u.toBytes());
+    fc.assert(
+      fc.property(notHalf, fc.nat({ max: 2 ** 32 - 1 }), fc.boolean(), (bad, good, badIsLow) => {
+        const call = () => (badIsLow ? u.addHash(bad as number, good) : u.addHash(good, bad as number));
+        expect(call).toThrow(new RegExp(`redstruct/UltraLogLog: ${badIsLow ? "low" : "high"} must be an integer`));
+        expect(() => u.register(bad as number)).toThrow(/index must be/);
+        expect(() => u.downsize(bad as number)).toThrow(/precision must be/);
+      }),
+      { seed: 124, numRuns: 200 },
+    );
+    for (const bad of ["FGRA", "ertl", null, 0, {}]) {
+      expect(() => u.count(bad as never)).toThrow(
+        /redstruct\/UltraLogLog: estimator must be "fgra", "ml" or "martingale"/,
+      );
+      expect(() => u.bounds(2, bad as never)).toThrow(TypeError);
+    }
+    for (const bad of [0, -2, Number.NaN, Number.POSITIVE_INFINITY]) expect(() => u.bounds(bad)).toThrow(RangeError);
+    expect(() => u.bounds("2" as never)).toThrow(TypeError);
+    expect(() => u.downsize(11)).toThrow(/precision must be an integer in \[3, 10\], got 11/);
+    expect(() => u.add(null as never)).toThrow(TypeError);
+    expect(Array.from(u.toBytes())).toEqual(before);
+  });
+
+  it("addAll / from take sync iterables only; merge / union take any number of sketches", () => {
+    async function* gen() {
+      yield "a";
+    }
+    const u = new UltraLogLog({ precision: 6 });
+    for (const bad of ["user:1842", gen(), 9, null, { length: 1 }]) {
+      expect(() => u.addAll(bad as never)).toThrow(/redstruct\/UltraLogLog: values must be/);
+      expect(() => UltraLogLog.from(bad as never)).toThrow(TypeError);
+    }
+    expect(u.count()).toBe(0);
+    const many = Array.from({ length: 100_000 }, (_, i) => {
+      const s = new UltraLogLog({ precision: 3 });
+      s.addHash(i & 7, 1 << (i % 30));
+      return s;
+    });
+    const expected = new UltraLogLog({ precision: 3 });
+    for (let i = 0; i < 100_000; i++) expected.addHash(i & 7, 1 << (i % 30));
+    expect(UltraLogLog.union(many).equals(expected)).toBe(true);
+    expect(new UltraLogLog({ precision: 3 }).merge(many).equals(expected)).toBe(true);
+    expect(() => u.merge(u, 5 as never)).toThrow(/merge argument 1 must be a UltraLogLog, got 5/);
+    expect(() => UltraLogLog.union()).toThrow(RangeError);
+    expect(() => u.merge(new HyperLogLog() as never)).toThrow(/merge argument 0 must be a UltraLogLog/);
+  });
+
+  it("a sketch from another copy of redstruct is explained", () => {
+    class OtherCopy {}
+    Object.defineProperty(OtherCopy, "name", { value: "UltraLogLog" });
+    const u = new UltraLogLog({ precision: 6 });
+    expect(() => u.merge(new OtherCopy() as never)).toThrow(/is a UltraLogLog from another copy of redstruct/);
+    expect(() => UltraLogLog.union([new OtherCopy()] as never)).toThrow(/another copy/);
   });
 });

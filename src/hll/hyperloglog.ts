@@ -31,7 +31,7 @@
 import { type Item, murmur64aInto } from "../hash/index.js";
 import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
 import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
-import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds } from "./bounds.js";
+import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated } from "./bounds.js";
 import { classicEstimate, ertlEstimate, hllStdDev } from "./estimators.js";
 import { Martingale } from "./martingale.js";
 import { decodeRedis, encodeRedisDense, encodeRedisSparse, REDIS_PRECISION } from "./redis.js";
@@ -408,7 +408,8 @@ export class HyperLogLog {
     }
     const m = this.#m;
     const q = 64 - this.#p;
-    return invertedBounds(this.estimate("ertl"), z, occupied, m, (n) => hllStdDev(n, m, q));
+    const sd = tabulated(`hll-ertl-${this.#p}`, m, (n) => hllStdDev(n, m, q));
+    return invertedBounds(this.estimate("ertl"), z, occupied, m, sd);
   }
 
   /** Number of non-zero registers. O(1) sparse, O(m) dense. */
