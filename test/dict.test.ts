@@ -524,6 +524,8 @@ describe("Dict: Map compatibility", () => {
       return 3;
     });
     expect(e.get(Uint8Array.from([1, 2]))).toBe(3);
+    const z = new Dict<number, number>();
+    expect(z.getOrInsertComputed(-0, (k) => (Object.is(k, 0) ? 1 : -1))).toBe(1); // the key as stored: +0
     expect(() => e.getOrInsertComputed("x", null as never)).toThrow(/redstruct\/Dict: callback must be a function/);
     expect(() => e.getOrInsert({} as never, 1)).toThrow(/redstruct\/Dict: key must be/);
     expect(() => e.getOrInsertComputed({} as never, () => 1)).toThrow(/redstruct\/Dict: key must be/);

@@ -330,8 +330,8 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     const s = this.#lookup(key);
     if (s >= 0) return this.#kv[s >>> this.#chunkBits]![(s & this.#chunkMask) * 3 + 1] as V;
     if (!isDictKey(key)) throw typeError(WHERE, "key", key, "a string, number, bigint or Uint8Array");
-    // The callback gets its own copy of a byte key, as every key handed out.
-    const value = callback(key instanceof Uint8Array ? (new Uint8Array(key) as K) : key);
+    // The callback gets the key as stored: a byte key as its own copy, -0 as +0 (as Map does).
+    const value = callback(key instanceof Uint8Array ? (new Uint8Array(key) as K) : key === 0 ? (0 as K) : key);
     this.set(key, value);
     return value;
   }
