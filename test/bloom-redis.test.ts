@@ -2,10 +2,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RedisBloomFilter } from "../src/bloom/index.js";
 import { MAX_DUMP_HASHES } from "../src/bloom/redisbloom-dump.js";
-import { reduce64 } from "../src/bloom/redisbloom-link.js";
+import { _useWasm, reduce64 } from "../src/bloom/redisbloom-link.js";
 import type { Item } from "../src/hash/index.js";
 import { murmur64a } from "../src/hash/index.js";
 import { murmur2 } from "../src/hash/murmur2.js";
+import { wasmMurmur } from "../src/hash/murmur64a-wasm.js";
 import { RedstructFormatError } from "../src/internal/errors.js";
 import { lnRounded } from "../src/internal/log.js";
 import { addAgainstSetModel } from "./support/membership.js";
@@ -519,6 +520,50 @@ describe("RedisBloomFilter arithmetic", () => {
         },
       ),
       { seed: 1302, numRuns: 60 },
+    );
+  });
+
+  it("the WebAssembly chained hash equals MurmurHash64A, long items (memory growth) included", () => {
+    expect(wasmMurmur).toBeDefined(); // Node and Chromium both run WebAssembly
+    const out = new Uint32Array(4);
+    const rem = new Float64Array(2);
+    const check = (v: Item) => {
+      wasmMurmur!.chainInto(v, 0xc6a4a793, 0x5bd1e995, out);
+      const a = murmur64a(v, 0xc6a4a7935bd1e995n);
+      const b = murmur64a(v, a);
+      expect((BigInt(out[1]!) << 32n) | BigInt(out[0]!)).toBe(a);
+      expect((BigInt(out[3]!) << 32n) | BigInt(out[2]!)).toBe(b);
+      wasmMurmur!.remaindersInto(1_000_003, rem);
+      expect([rem[0], rem[1]]).toEqual([Number(a % 1_000_003n), Number(b % 1_000_003n)]);
+    };
+    for (const row of hashes.rows as Array<Record<string, unknown>>) check(item(row.item as Arg));
+    check("é".repeat(70_000)); // 140,000 UTF-8 bytes: the module's memory grows
+    check(new Uint8Array(200_000).fill(7));
+    check(12345);
+    check(-(2n ** 70n));
+    fc.assert(
+      fc.property(anyItem, (v) => check(v)),
+      { seed: 1307, numRuns: 500 },
+    );
+  });
+
+  it("the JavaScript fallback gives the same filters as WebAssembly", () => {
+    fc.assert(
+      fc.property(anyOptions, fc.array(anyItem, { maxLength: 100 }), (opts, values) => {
+        const viaWasm = new RedisBloomFilter(opts);
+        addUntilFull(viaWasm, values);
+        expect(_useWasm(false)).toBe(false);
+        try {
+          const viaJs = new RedisBloomFilter(opts);
+          const done = addUntilFull(viaJs, values);
+          expect(viaJs.dump()).toEqual(viaWasm.dump());
+          expect(viaJs.hasAll(done)).toEqual(done.map(() => true));
+          expect(viaJs.hasAll(values)).toEqual(values.map((v) => viaWasm.has(v)));
+        } finally {
+          _useWasm(true);
+        }
+      }),
+      { seed: 1308, numRuns: 100 },
     );
   });
 

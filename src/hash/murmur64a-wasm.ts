@@ -1,0 +1,253 @@
+/**
+ * MurmurHash64A chained twice — h1 = H(item, seed), h2 = H(item, h1), RedisBloom's Bloom-filter
+ * hashing — in a 400-byte WebAssembly module, with the reductions h1 mod m and h2 mod m.
+ *
+ * Why WebAssembly: MurmurHash64A multiplies 64-bit words, which plain JavaScript has to assemble
+ * from 16-bit limbs (src/hash/murmur64a.ts); WebAssembly has `i64.mul` and `i64.rem_u`. For the two
+ * passes RedisBloom makes per item this is the difference between trailing and matching the
+ * fastest 32-bit-hash Bloom filters. Where WebAssembly is unavailable (a Content-Security-Policy
+ * without 'wasm-unsafe-eval', an engine built without it) {@link wasmMurmur} is undefined and the
+ * callers use the JavaScript implementation, which gives the same bits.
+ *
+ * The module is assembled below from its instructions (no build step, no binary blob): one page of
+ * memory; bytes 0–7 hold the seed and then h1, 8–15 h2, 16–23 and 24–31 the two remainders as
+ * float64, and the item's bytes start at 32. `chain(len)` runs the two passes over them,
+ * `rem(m)` reduces h1 and h2 modulo m (an integer below 2^53). The memory grows when an item needs
+ * it and never shrinks. Items are copied in: strings with `TextEncoder.encodeInto` (the same UTF-8
+ * as everywhere else), byte arrays with `set`, numbers and bigints as their decimal strings.
+ */
+import { type Item, sourceOf } from "./element.js";
+
+const encoder = new TextEncoder();
+
+/** Byte offset of the item in the module's memory. */
+const DATA = 32;
+
+// ——— a small WebAssembly assembler ——————————————————————————————————————————————
+
+function uleb(n: number): number[] {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n = Math.floor(n / 128);
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+}
+
+/** Signed LEB128 of a 64-bit constant (BigInt here only: this runs once, at load). */
+function sleb64(v: bigint): number[] {
+  const out: number[] = [];
+  for (;;) {
+    const b = Number(v & 0x7fn);
+    v >>= 7n;
+    if ((v === 0n && (b & 0x40) === 0) || (v === -1n && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
+}
+
+const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
+const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
+const name = (s: string): number[] => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
+
+// Opcodes used.
+const I32 = 0x7f;
+const I64 = 0x7e;
+const F64 = 0x7c;
+const op = {
+  block: 0x02,
+  loop: 0x03,
+  if: 0x04,
+  end: 0x0b,
+  br: 0x0c,
+  brIf: 0x0d,
+  call: 0x10,
+  get: 0x20,
+  set: 0x21,
+  tee: 0x22,
+  i64Load: 0x29,
+  i64Store: 0x37,
+  f64Store: 0x39,
+  i32Const: 0x41,
+  i64Const: 0x42,
+  i32GeU: 0x4f,
+  i32Add: 0x6a,
+  i32Mul: 0x6c,
+  i32And: 0x71,
+  i64Sub: 0x7d,
+  i64Mul: 0x7e,
+  i64RemU: 0x82,
+  i64And: 0x83,
+  i64Xor: 0x85,
+  i64Shl: 0x86,
+  i64ShrU: 0x88,
+  i64ExtendI32U: 0xad,
+  i64TruncF64U: 0xb1,
+  f64ConvertI64U: 0xba,
+} as const;
+const VOID = 0x40;
+const mem = (offset: number) => [3, ...uleb(offset)]; // alignment 2^3, offset
+
+const M = sleb64(0xc6a4a7935bd1e995n - (1n << 64n));
+
+/** murmur(seed: i64, len: i32) → i64 over memory[DATA, DATA + len). Locals: h, k (i64), p, end (i32). */
+// biome-ignore format: instructions grouped one source line per step, as in an assembly listing
+const murmurBody = [
+  ...vec([[2, I64], [2, I32]]),
+  // h = seed ^ (len · M)
+  op.get, 0, op.get, 1, op.i64ExtendI32U, op.i64Const, ...M, op.i64Mul, op.i64Xor, op.set, 2,
+  // p = DATA; end = DATA + (len & ~7)
+  op.i32Const, ...uleb(DATA), op.set, 4,
+  op.get, 1, op.i32Const, 0x78 /* -8 */, op.i32And, op.i32Const, ...uleb(DATA), op.i32Add, op.set, 5,
+  op.block, VOID,
+  op.loop, VOID,
+  op.get, 4, op.get, 5, op.i32GeU, op.brIf, 1,
+  // k = load(p) · M; k ^= k >> 47; k *= M
+  op.get, 4, op.i64Load, ...mem(0), op.i64Const, ...M, op.i64Mul, op.tee, 3,
+  op.get, 3, op.i64Const, 47, op.i64ShrU, op.i64Xor, op.i64Const, ...M, op.i64Mul,
+  // h = (h ^ k) · M
+  op.get, 2, op.i64Xor, op.i64Const, ...M, op.i64Mul, op.set, 2,
+  op.get, 4, op.i32Const, 8, op.i32Add, op.set, 4,
+  op.br, 0,
+  op.end,
+  op.end,
+  // tail: h = (h ^ (load(p) & (2^(8·(len & 7)) − 1))) · M when len & 7 ≠ 0
+  op.get, 1, op.i32Const, 7, op.i32And, op.if, VOID,
+  op.get, 2,
+  op.get, 4, op.i64Load, ...mem(0),
+  op.i64Const, 1, op.get, 1, op.i32Const, 7, op.i32And, op.i32Const, 8, op.i32Mul, op.i64ExtendI32U, op.i64Shl,
+  op.i64Const, 1, op.i64Sub, op.i64And,
+  op.i64Xor, op.i64Const, ...M, op.i64Mul, op.set, 2,
+  op.end,
+  // h ^= h >> 47; h *= M; h ^= h >> 47
+  op.get, 2, op.get, 2, op.i64Const, 47, op.i64ShrU, op.i64Xor, op.i64Const, ...M, op.i64Mul, op.tee, 2,
+  op.get, 2, op.i64Const, 47, op.i64ShrU, op.i64Xor,
+  op.end,
+];
+
+/** chain(len: i32): memory[0] = murmur(memory[0], len); memory[8] = murmur(memory[0], len). */
+// biome-ignore format: as above
+const chainBody = [
+  ...vec([]),
+  op.i32Const, 0, op.i32Const, 0, op.i64Load, ...mem(0), op.get, 0, op.call, 0, op.i64Store, ...mem(0),
+  op.i32Const, 0, op.i32Const, 0, op.i64Load, ...mem(0), op.get, 0, op.call, 0, op.i64Store, ...mem(8),
+  op.end,
+];
+
+/** rem(m: f64): memory[16] = f64(memory[0] mod m); memory[24] = f64(memory[8] mod m). Local: mm (i64). */
+// biome-ignore format: as above
+const remBody = [
+  ...vec([[1, I64]]),
+  op.get, 0, op.i64TruncF64U, op.set, 1,
+  op.i32Const, 0, op.i32Const, 0, op.i64Load, ...mem(0), op.get, 1, op.i64RemU, op.f64ConvertI64U, op.f64Store, ...mem(16),
+  op.i32Const, 0, op.i32Const, 0, op.i64Load, ...mem(8), op.get, 1, op.i64RemU, op.f64ConvertI64U, op.f64Store, ...mem(24),
+  op.end,
+];
+
+// biome-ignore format: the module's sections, one per line
+const moduleBytes = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
+  ...section(1, vec([
+    [0x60, ...vec([[I64], [I32]]), ...vec([[I64]])], // murmur: (i64, i32) → i64
+    [0x60, ...vec([[I32]]), ...vec([])], // chain: (i32) → ()
+    [0x60, ...vec([[F64]]), ...vec([])], // rem: (f64) → ()
+  ])),
+  ...section(3, vec([[0], [1], [2]])), // functions and their types
+  ...section(5, vec([[0x00, 1]])), // one memory, one page to start
+  ...section(7, vec([[...name("memory"), 0x02, 0], [...name("chain"), 0x00, 1], [...name("rem"), 0x00, 2]])),
+  ...section(10, vec([
+    [...uleb(murmurBody.length), ...murmurBody],
+    [...uleb(chainBody.length), ...chainBody],
+    [...uleb(remBody.length), ...remBody],
+  ])),
+]);
+
+// ——— the JavaScript side ——————————————————————————————————————————————————————————
+
+interface Exports {
+  memory: WebAssembly.Memory;
+  chain(len: number): void;
+  rem(m: number): void;
+}
+
+/** The chained MurmurHash64A in WebAssembly; see the module comment. */
+export class WasmMurmur {
+  readonly #exports: Exports;
+  #bytes: Uint8Array;
+  #words: Uint32Array;
+  #floats: Float64Array;
+  /** The memory from the item's offset on: where encodeInto and set write. */
+  #input: Uint8Array;
+
+  constructor(exports: Exports) {
+    this.#exports = exports;
+    this.#bytes = new Uint8Array(exports.memory.buffer);
+    this.#words = new Uint32Array(exports.memory.buffer, 0, 4);
+    this.#floats = new Float64Array(exports.memory.buffer, 16, 2);
+    this.#input = new Uint8Array(exports.memory.buffer, DATA);
+  }
+
+  /** Makes room for `n` item bytes (plus the 8 the tail read may touch). */
+  #room(n: number): void {
+    const need = DATA + n + 8;
+    const have = this.#bytes.length;
+    if (need <= have) return;
+    this.#exports.memory.grow(Math.ceil((need - have) / 65536));
+    const buffer = this.#exports.memory.buffer;
+    this.#bytes = new Uint8Array(buffer);
+    this.#words = new Uint32Array(buffer, 0, 4);
+    this.#floats = new Float64Array(buffer, 16, 2);
+    this.#input = new Uint8Array(buffer, DATA);
+  }
+
+  /**
+   * h1 = MurmurHash64A(value, seed), h2 = MurmurHash64A(value, h1) into `out` as [h1 low, h1 high,
+   * h2 low, h2 high]. O(|value|); no allocation for ASCII strings and byte arrays.
+   */
+  chainInto(value: Item, seedHi: number, seedLo: number, out: Uint32Array): void {
+    const src = sourceOf(value);
+    let len: number;
+    if (typeof src === "string") {
+      // encodeInto writes UTF-8 straight into the module's memory: measured faster than a
+      // charCodeAt loop even for short ASCII keys. A UTF-16 unit is at most 3 UTF-8 bytes.
+      this.#room(3 * src.length);
+      len = encoder.encodeInto(src, this.#input).written;
+    } else {
+      len = src.length;
+      this.#room(len);
+      this.#input.set(src);
+    }
+    const words = this.#words;
+    words[0] = seedLo;
+    words[1] = seedHi;
+    this.#exports.chain(len);
+    out[0] = words[0]!;
+    out[1] = words[1]!;
+    out[2] = words[2]!;
+    out[3] = words[3]!;
+  }
+
+  /** After {@link chainInto}: h1 mod m and h2 mod m (m an integer in [1, 2^53)) into `out`. */
+  remaindersInto(m: number, out: Float64Array): void {
+    this.#exports.rem(m);
+    out[0] = this.#floats[0]!;
+    out[1] = this.#floats[1]!;
+  }
+}
+
+function instantiate(): WasmMurmur | undefined {
+  try {
+    if (typeof WebAssembly !== "object") return undefined;
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes), {});
+    return new WasmMurmur(instance.exports as unknown as Exports);
+  } catch {
+    return undefined; // no WebAssembly here (CSP, engine): callers fall back to JavaScript
+  }
+}
+
+/** The WebAssembly chained hash, or undefined where WebAssembly cannot run. */
+export const wasmMurmur: WasmMurmur | undefined = instantiate();
