@@ -168,11 +168,13 @@ describe("every size handed out meets its target, or is refused with a RangeErro
   it("BloomFilter and BlockedBloomFilter by { capacity, errorRate }: theoretical rate ≤ target, or RangeError", () => {
     // Capacities and rates whose filters are small enough to allocate here, the whole range of p.
     const small = fc.integer({ min: 1, max: 3000 });
-    const p = fc.oneof(
-      fc.double({ min: -140, max: -1e-15, noNaN: true }).map(Math.exp),
-      fc.double({ min: -40, max: -1e-15, noNaN: true }).map((x) => -Math.expm1(x)),
-      fc.constantFrom(1e-60, 1e-30, 2 ** -64, 0.5, 0.9, 1 - 2 ** -53),
-    ).filter((x) => x > 0 && x < 1);
+    const p = fc
+      .oneof(
+        fc.double({ min: -140, max: -1e-15, noNaN: true }).map(Math.exp),
+        fc.double({ min: -40, max: -1e-15, noNaN: true }).map((x) => -Math.expm1(x)),
+        fc.constantFrom(1e-60, 1e-30, 2 ** -64, 0.5, 0.9, 1 - 2 ** -53),
+      )
+      .filter((x) => x > 0 && x < 1);
     fc.assert(
       fc.property(small, p, (n, e) => {
         const bf = new BloomFilter({ capacity: n, errorRate: e });
