@@ -162,6 +162,16 @@ describe("CuckooFilter replays RedisBloom 2.4.23 (cuckoo.json)", () => {
         total += n;
       }
       expect(total).toBeGreaterThan(30);
+      // The restored filter dumps exactly what was loaded (RedisBloom: roundtrip_rescandump_identical).
+      const scandump = (c.sections as unknown as Record<string, Step[]>).scandump!;
+      const restored = r.filter(`${c.key}:restored`);
+      if (restored) {
+        const recorded = scandump
+          .filter((s) => (s.reply as unknown[])[0] !== 0)
+          .map((s) => (s.reply as [number, { hex: string }])[1].hex);
+        expect(restored.dump().map(([, bytes]) => toHex(bytes))).toEqual(recorded);
+        expect(c.derived.roundtrip_rescandump_identical).toBe(true);
+      }
     });
   }
 
