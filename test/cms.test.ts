@@ -153,6 +153,7 @@ describe("CountMinSketch behaviour", () => {
     expect(() => s.incrBy("a", 1.5)).toThrow(RangeError);
     expect(() => s.incrBy("a", null as unknown as number)).toThrow(TypeError);
     expect(() => s.incrBy({} as unknown as string, 1)).toThrow(TypeError);
+    expect(s.info().count).toBe(0); // a refused call changes nothing
     expect(() => s.query(null as unknown as string)).toThrow(TypeError);
     expect(() => s.merge([])).toThrow(/sources must be/);
     expect(() => s.merge([s], [1, 2])).toThrow(/weights.length/);

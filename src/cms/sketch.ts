@@ -132,6 +132,7 @@ export class CountMinSketch {
    * @param n a safe integer ≥ 0, or a bigint in [0, 2^63 − 1] (RedisBloom's range).
    */
   incrBy(value: Item, n: number | bigint): number {
+    const src = sourceOf(value); // type-checked before anything changes
     let add: number;
     if (typeof n === "number") {
       if (!Number.isSafeInteger(n) || n < 0) throw rangeError(WHERE, "n", n, "a safe integer ≥ 0 or a bigint");
@@ -148,7 +149,6 @@ export class CountMinSketch {
     } else {
       throw typeError(WHERE, "n", n, "a safe integer ≥ 0 or a bigint");
     }
-    const src = sourceOf(value);
     const counters = this.#counters;
     const width = this.width;
     let min = CMS_SATURATED;
