@@ -205,6 +205,15 @@ describe("TopK behaviour", () => {
     expect(() => TopK.fromBytes(t.toBytes(), { seed: 1 } as unknown as { random: () => number })).toThrow(TypeError);
   });
 
+  it("finds a long non-ASCII item whose query is the first to grow the shared UTF-8 scratch buffer", () => {
+    const long = `${"é".repeat(120_000)}!`;
+    const t = new TopK({ k: 2, random: glibcRandom(1) });
+    t.add(new TextEncoder().encode(long)); // bytes: no scratch use
+    expect(t.query(long)).toBe(true);
+    expect(t.count(long)).toBe(1);
+    expect(t.list()).toEqual([long]);
+  });
+
   it("addAll equals adds one by one", () => {
     const a = new TopK({ k: 3, width: 4, depth: 2, random: glibcRandom(7) });
     const b = new TopK({ k: 3, width: 4, depth: 2, random: glibcRandom(7) });

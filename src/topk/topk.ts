@@ -292,7 +292,10 @@ export class TopK {
   query(value: Item): boolean {
     const src = sourceOf(value);
     let fp = murmur2Source(src, src.length, FINGERPRINT_SEED);
-    if (fp < 0) fp = murmur2Source(scratchBytes(), encodeScratch(src as string), FINGERPRINT_SEED);
+    if (fp < 0) {
+      const len = encodeScratch(src as string); // first: it may replace the buffer scratchBytes() returns
+      fp = murmur2Source(scratchBytes(), len, FINGERPRINT_SEED);
+    }
     return this.#findValue(value, fp) >= 0;
   }
 
@@ -335,7 +338,10 @@ export class TopK {
     if (typeof src === "string") {
       let ascii = true;
       for (let i = 0; i < src.length; i++) if (src.charCodeAt(i) > 0x7f) ascii = false;
-      if (!ascii) return this.#find(fp, scratchBytes(), encodeScratch(src));
+      if (!ascii) {
+        const len = encodeScratch(src); // first: it may replace the buffer scratchBytes() returns
+        return this.#find(fp, scratchBytes(), len);
+      }
     }
     return this.#find(fp, src, src.length);
   }
