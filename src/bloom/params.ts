@@ -31,7 +31,10 @@ import { checkInteger, rangeError, typeError } from "../internal/errors.js";
  * 1 %), so every bit index, step and their sum stay int32 on the hot path.
  */
 export const MAX_BITS = 2 ** 31 - 1;
-/** Largest hash count accepted: 64 probes is already p ≈ 10⁻¹⁹. */
+/**
+ * Largest hash count accepted. 64 probes reach p ≈ 2^-64 ≈ 5·10⁻²⁰ at the optimal bits per item;
+ * lower targets are met with more bits per item at 64 probes (strict sizing).
+ */
 export const MAX_HASHES = 64;
 
 const LN2 = Math.LN2;
