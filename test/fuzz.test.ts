@@ -2,8 +2,7 @@
  * Every deserializer in src/, fuzzed in one place: at least 10^4 seeded inputs each per run (random
  * byte strings and near-valid corruptions of valid inputs of several shapes), each of which must
  * either load into a structure that passes checkInvariants() — and, for the formats that promise it,
- * write back the very same bytes — or throw a RedstructFormatError. The RedisBloom chunk loaders
- * (CuckooFilter.load, RedisBloomFilter.load) are fuzzed in their own test files.
+ * write back the very same bytes — or throw a RedstructFormatError.
  */
 import { describe, expect, it } from "vitest";
 import { BlockedBloomFilter, BloomFilter, ScalableBloomFilter } from "../src/bloom/index.js";
