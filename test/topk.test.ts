@@ -214,6 +214,18 @@ describe("TopK behaviour", () => {
     expect(t.list()).toEqual([long]);
   });
 
+  it("an item is one item whether given as a string or as its UTF-8 bytes", () => {
+    for (const word of ["é", "热门", "🔥hot", "naïve", "ascii"]) {
+      const t = new TopK({ k: 3, random: glibcRandom(1) });
+      t.add(new TextEncoder().encode(word));
+      t.add(word);
+      t.add(word);
+      t.checkInvariants();
+      expect(t.listWithCount()).toEqual([[word, 3]]);
+      expect(t.query(new TextEncoder().encode(word))).toBe(true);
+    }
+  });
+
   it("addAll equals adds one by one", () => {
     const a = new TopK({ k: 3, width: 4, depth: 2, random: glibcRandom(7) });
     const b = new TopK({ k: 3, width: 4, depth: 2, random: glibcRandom(7) });

@@ -212,8 +212,13 @@ export class TopK {
       }
     }
     if (maxCount < heapMin) return null;
-    if (typeof src === "string" && typeof bytes !== "string") len = encodeScratch(src);
-    const slot = this.#find(fp, src, len);
+    // A non-ASCII string is compared as its UTF-8 bytes, re-encoded: `random` may have used the scratch.
+    let cmp: Source = src;
+    if (typeof src === "string" && typeof bytes !== "string") {
+      len = encodeScratch(src);
+      cmp = scratchBytes();
+    }
+    const slot = this.#find(fp, typeof value === "string" ? value : null, cmp, len);
     if (slot >= 0) {
       this.#hCount[slot] = maxCount;
       this.#siftDown(slot);
@@ -232,16 +237,17 @@ export class TopK {
   }
 
   /**
-   * The heap slot holding the item (fingerprint `fp`; its bytes are `src` when ASCII, else the first
-   * `len` bytes of the scratch buffer), scanning from the last slot down as RedisBloom does; -1 if none.
+   * The heap slot holding the item — fingerprint `fp`, bytes the first `len` of `src` (an ASCII
+   * string's code units or a byte array), `text` the string it was given as (a fast equality check)
+   * or null — scanning from the last slot down as RedisBloom does; -1 if none.
    */
-  #find(fp: number, src: Source, len: number): number {
+  #find(fp: number, text: string | null, src: Source, len: number): number {
     const hFp = this.#hFp;
     for (let j = this.k - 1; j >= 0; j--) {
       if (hFp[j] !== fp) continue;
       const stored = this.#hBytes[j];
       if (!stored || stored.length !== len) continue;
-      if (typeof src === "string" && this.#hText[j] === src) return j;
+      if (text !== null && this.#hText[j] === text) return j;
       if (sameBytes(stored, src, len)) return j;
     }
     return -1;
@@ -340,10 +346,10 @@ export class TopK {
       for (let i = 0; i < src.length; i++) if (src.charCodeAt(i) > 0x7f) ascii = false;
       if (!ascii) {
         const len = encodeScratch(src); // first: it may replace the buffer scratchBytes() returns
-        return this.#find(fp, scratchBytes(), len);
+        return this.#find(fp, typeof value === "string" ? value : null, scratchBytes(), len);
       }
     }
-    return this.#find(fp, src, src.length);
+    return this.#find(fp, typeof value === "string" ? value : null, src, src.length);
   }
 
   /**
