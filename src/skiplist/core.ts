@@ -364,6 +364,7 @@ export class ZSkipList {
     }
     let top = 1;
     let prev = HEADER;
+    const nodeOf = order === null ? null : new Int32Array(count);
     for (let k = 0; k < count; k++) {
       const j = order === null ? k : order[k]!;
       const member = members[j]!;
@@ -384,8 +385,13 @@ export class ZSkipList {
       if (level > 1) i32[node + LINKS + 2 * level] = up;
       i32[node + BACK] = prev;
       prev = node;
-      map.set(member, node);
+      if (nodeOf === null) map.set(member, node);
+      else nodeOf[j] = node;
     }
+    // The index is filled in the run's own order, not the sorted one: the run comes from walking the
+    // inputs' indexes, so its member strings were allocated roughly in that order and hashing them
+    // then misses the cache far less often than in score order.
+    if (nodeOf !== null) for (let j = 0; j < count; j++) map.set(members[j]!, nodeOf[j]!);
     const i32 = this.i32;
     for (let i = 0; i < MAX_LEVEL; i++) {
       const ul = update[i]! + LINKS + 2 * i;
