@@ -226,6 +226,28 @@ describe("TopK behaviour", () => {
     }
   });
 
+  it("behaves the same fed strings or their UTF-8 bytes (seeded)", () => {
+    const word = fc.oneof(
+      fc.constantFrom("a", "é", "热门", "🔥", "\uD800", "\uDC00", "x\u0000y"),
+      fc.string({ unit: "binary", maxLength: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(word, { maxLength: 200 }), (words) => {
+        const asText = new TopK({ k: 4, width: 6, depth: 3, random: glibcRandom(5) });
+        const asBytes = new TopK({ k: 4, width: 6, depth: 3, random: glibcRandom(5) });
+        const encoder = new TextEncoder();
+        expect(asText.addAll(words)).toEqual(asBytes.addAll(words.map((w) => encoder.encode(w))));
+        asText.checkInvariants();
+        expect(asText.toBytes()).toEqual(asBytes.toBytes());
+        for (const w of words.slice(0, 10)) {
+          expect(asText.query(w)).toBe(asBytes.query(encoder.encode(w)));
+          expect(asText.count(w)).toBe(asBytes.count(encoder.encode(w)));
+        }
+      }),
+      { seed: 0x70e, numRuns: 200 },
+    );
+  });
+
   it("addAll equals adds one by one", () => {
     const a = new TopK({ k: 3, width: 4, depth: 2, random: glibcRandom(7) });
     const b = new TopK({ k: 3, width: 4, depth: 2, random: glibcRandom(7) });
