@@ -1,40 +1,73 @@
 /**
- * HyperLogLog error-rate report: relative error (bias and RMSE over independent trials) against
- * the true cardinality, for both estimators, at precisions 10, 12, 14 and 16, drawn with the
- * theoretical standard error 1.04/√m.
+ * Error-rate report for the HyperLogLog family: relative error (bias and RMSE over independent
+ * trials) against the true cardinality, at precisions 10, 12 and 14, for
+ * - HyperLogLog with Ertl's estimator (PFCOUNT's), the classic one, and the martingale (HIP) one;
+ * - UltraLogLog with FGRA, maximum likelihood and the martingale estimator;
+ * - UltraLogLog at p − 1 (FGRA, by exact downsizing of the same sketch): about 2/3 of HyperLogLog's
+ *   memory at p (2^(p−1) bytes against 6·2^p bits);
+ * with the published constants (1.04, 0.833, 0.782, 0.761, 0.658 over √m) drawn as bands of the
+ * sampling uncertainty of an RMSE over this many trials, the memory-variance product (register
+ * bits × RMSE², the error at equal memory), and the coverage of `bounds()` at 1, 2, 3 standard
+ * deviations per cardinality (at p = 10).
  *
- * Simulation: each trial feeds the sketch uniformly random 64-bit hashes through `addHash` instead
- * of hashing distinct strings. For a good 64-bit hash, distinct elements hash to independent
- * uniform values, so this is statistically the same experiment (it is how Flajolet et al. and Ertl
- * evaluate HyperLogLog) and it is ~10× cheaper than hashing, which is what makes ≥ 100 trials up to
- * 10^7 affordable. The hashes come from xoshiro128** (period 2^128 − 1), seeded per trial with
- * splitmix32 from a fixed seed, so the report is reproducible and trials do not share streams.
- * (Collisions among 10^7 random 64-bit values are negligible: expected ≈ 3·10^−6.)
+ * Simulation: each trial feeds both sketches the same uniformly random 64-bit hashes through
+ * `addHash` instead of hashing distinct strings. For a good 64-bit hash, distinct elements hash to
+ * independent uniform values, so this is statistically the same experiment (it is how Flajolet et
+ * al. and Ertl evaluate these sketches) and far cheaper. The hashes come from xoshiro128**, seeded
+ * per trial with splitmix32 from a fixed seed, so the report is reproducible.
  *
- * Quick mode: 200 trials up to 10^6 (≈ 30 s). Full mode (`--full`): 500 trials up to 10^7.
+ * Quick mode (the default, ≈ 1 minute): 60 trials up to 10^6, 4 cardinalities per decade; an RMSE
+ * is then uncertain by ±18 % of itself (95 %), so goals are only indicative. Full mode (`--full`):
+ * 300 trials up to 10^7, 5 per decade (±8 %).
  */
-import { HyperLogLog } from "../src/hll/index.js";
-import { type BenchContext, type ChartSpec, lineChart, markdownTable, type Suite } from "./lib.js";
+import { HyperLogLog, UltraLogLog } from "../src/hll/index.js";
+import { type BenchContext, type ChartSpec, type Headline, lineChart, markdownTable, type Suite } from "./lib.js";
 
-const PRECISIONS = [10, 12, 14, 16];
+const PRECISIONS = [10, 12, 14];
+const COVERAGE_PRECISION = 10;
+const SERIES = [
+  "HLL ertl",
+  "HLL classic",
+  "HLL martingale",
+  "ULL fgra",
+  "ULL ml",
+  "ULL martingale",
+  "ULL(p−1) fgra",
+] as const;
+type Series = (typeof SERIES)[number];
+/** Published asymptotic RMSE × √m (for ULL(p−1), relative to its own m = 2^(p−1)). */
+const CONSTANT: Record<Series, number> = {
+  "HLL ertl": 1.04,
+  "HLL classic": 1.04,
+  "HLL martingale": 0.833,
+  "ULL fgra": 0.782,
+  "ULL ml": 0.761,
+  "ULL martingale": 0.658,
+  "ULL(p−1) fgra": 0.782 * Math.SQRT2,
+};
+/** Register storage in bits, per register of the sketch at p. */
+const BITS = (s: Series, m: number) => (s.startsWith("HLL") ? 6 * m : s.startsWith("ULL(p−1)") ? 4 * m : 8 * m);
+const COVERED: readonly { name: string; sketch: "hll" | "ull"; estimator: string }[] = [
+  { name: "HLL ertl", sketch: "hll", estimator: "ertl" },
+  { name: "HLL martingale", sketch: "hll", estimator: "martingale" },
+  { name: "ULL fgra", sketch: "ull", estimator: "fgra" },
+  { name: "ULL ml", sketch: "ull", estimator: "ml" },
+  { name: "ULL martingale", sketch: "ull", estimator: "martingale" },
+];
+const NOMINAL = [0.6827, 0.9545, 0.9973];
 
 interface Point {
   n: number;
-  /** Mean relative error of the rounded `count()` (ertl). */
-  ertlCountBias: number;
-  ertlBias: number;
-  ertlRmse: number;
-  ertlBiasSe: number;
-  classicBias: number;
-  classicRmse: number;
-  classicBiasSe: number;
+  bias: Record<Series, number>;
+  rmse: Record<Series, number>;
+  /** coverage[name][z − 1], at COVERAGE_PRECISION only. */
+  coverage?: Record<string, number[]>;
 }
 
-/** Cardinalities: 5 per decade from 10 to max, plus points around the classic switch at 2.5m. */
-function checkpoints(m: number, max: number): number[] {
-  const set = new Set<number>();
-  for (let k = 5; 10 ** (k / 5) <= max * 1.0001; k++) set.add(Math.round(10 ** (k / 5)));
-  for (const f of [0.5, 1, 1.5, 2, 2.25, 2.5, 2.75, 3, 4, 5, 8]) if (f * m <= max) set.add(Math.round(f * m));
+function checkpoints(m: number, max: number, perDecade: number): number[] {
+  const set = new Set<number>([1, 2, 3, 5]);
+  for (let k = perDecade; 10 ** (k / perDecade) <= max * 1.0001; k++) set.add(Math.round(10 ** (k / perDecade)));
+  for (const f of [0.5, 1, 2.5, 5]) if (f * m <= max) set.add(Math.round(f * m));
   return [...set].sort((a, b) => a - b);
 }
 
@@ -49,21 +82,17 @@ function splitmix32(seed: number): () => number {
   };
 }
 
-function simulate(ctx: BenchContext, p: number, trials: number, max: number, seed: number): Point[] {
-  const m = 2 ** p;
-  const points = checkpoints(m, max);
+function simulate(ctx: BenchContext, p: number, trials: number, points: number[], seed: number): Point[] {
   const k = points.length;
-  const sums = {
-    e: new Float64Array(k),
-    e2: new Float64Array(k),
-    r: new Float64Array(k),
-    c: new Float64Array(k),
-    c2: new Float64Array(k),
-  };
+  const sum = SERIES.map(() => new Float64Array(k));
+  const sum2 = SERIES.map(() => new Float64Array(k));
+  const withCoverage = p === COVERAGE_PRECISION;
+  const hits = COVERED.map(() => Array.from({ length: k }, () => [0, 0, 0]));
   const seeder = splitmix32(seed);
   const started = Date.now();
   for (let t = 0; t < trials; t++) {
     const h = new HyperLogLog({ precision: p });
+    const u = new UltraLogLog({ precision: p });
     let s0 = seeder() | 1;
     let s1 = seeder();
     let s2 = seeder();
@@ -92,161 +121,247 @@ function simulate(ctx: BenchContext, p: number, trials: number, max: number, see
         s2 ^= x;
         s3 = (s3 << 11) | (s3 >>> 21);
         h.addHash(lo, hi);
+        u.addHash(lo, hi);
       }
-      // The estimators' own error (unrounded), and what count()'s rounding to an integer adds.
-      const raw = h.estimate("ertl");
-      const e = raw / target - 1;
-      const c = h.estimate("classic") / target - 1;
-      sums.r[j]! += Math.round(raw) / target - 1;
-      sums.e[j]! += e;
-      sums.e2[j]! += e * e;
-      sums.c[j]! += c;
-      sums.c2[j]! += c * c;
+      const estimates = [
+        h.estimate("ertl"),
+        h.estimate("classic"),
+        h.estimate("martingale"),
+        u.estimate("fgra"),
+        u.estimate("ml"),
+        u.estimate("martingale"),
+        u.downsize(p - 1).estimate("fgra"),
+      ];
+      for (let s = 0; s < SERIES.length; s++) {
+        const e = estimates[s]! / target - 1;
+        sum[s]![j]! += e;
+        sum2[s]![j]! += e * e;
+      }
+      if (withCoverage) {
+        COVERED.forEach((c, i) => {
+          for (let z = 1; z <= 3; z++) {
+            const b =
+              c.sketch === "hll"
+                ? h.bounds(z, c.estimator as "ertl" | "martingale")
+                : u.bounds(z, c.estimator as "fgra" | "ml" | "martingale");
+            if (b.lower <= target && target <= b.upper) hits[i]![j]![z - 1]!++;
+          }
+        });
+      }
     }
-    if (t % 25 === 24)
+    if (t % 20 === 19)
       ctx.log(`    p=${p}: ${t + 1}/${trials} trials (${((Date.now() - started) / 1000).toFixed(0)} s)`);
   }
   return points.map((n, j) => {
-    const eMean = sums.e[j]! / trials;
-    const cMean = sums.c[j]! / trials;
-    const eVar = Math.max(0, sums.e2[j]! / trials - eMean * eMean);
-    const cVar = Math.max(0, sums.c2[j]! / trials - cMean * cMean);
-    return {
-      n,
-      ertlCountBias: sums.r[j]! / trials,
-      ertlBias: eMean,
-      ertlRmse: Math.sqrt(sums.e2[j]! / trials),
-      ertlBiasSe: Math.sqrt(eVar / trials),
-      classicBias: cMean,
-      classicRmse: Math.sqrt(sums.c2[j]! / trials),
-      classicBiasSe: Math.sqrt(cVar / trials),
-    };
+    const bias = {} as Record<Series, number>;
+    const rmse = {} as Record<Series, number>;
+    SERIES.forEach((s, i) => {
+      bias[s] = sum[i]![j]! / trials;
+      rmse[s] = Math.sqrt(sum2[i]![j]! / trials);
+    });
+    const point: Point = { n, bias, rmse };
+    if (withCoverage) {
+      point.coverage = Object.fromEntries(COVERED.map((c, i) => [c.name, hits[i]![j]!.map((x) => x / trials)]));
+    }
+    return point;
   });
 }
 
 const pct = (x: number, digits = 2) => `${(100 * x).toFixed(digits)} %`;
 
-function charts(p: number, points: Point[]): { name: string; spec: ChartSpec }[] {
-  const sigma = 1.04 / Math.sqrt(2 ** p);
-  const rmse = points.flatMap((pt) => [
-    { x: pt.n, y: 100 * pt.ertlRmse, series: "ertl RMSE" },
-    { x: pt.n, y: 100 * pt.classicRmse, series: "classic RMSE" },
-    { x: pt.n, y: 100 * sigma, series: "1.04/√m" },
-  ]);
-  const bias = points.flatMap((pt) => [
-    { x: pt.n, y: 100 * pt.ertlBias, series: "ertl bias" },
-    { x: pt.n, y: 100 * pt.classicBias, series: "classic bias" },
-  ]);
-  // The theoretical band ±1.04/√m drawn behind the bias lines.
-  const band: ChartSpec = {
-    data: { values: [{ lo: -100 * sigma, hi: 100 * sigma }] },
-    mark: { type: "rect", opacity: 0.12, color: "#888" },
-    encoding: { y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } },
-  };
-  return [
+/** Horizontal bands: each published constant ± the sampling uncertainty of a measured RMSE. */
+function bands(m: number, slack: number, which: Series[]): ChartSpec[] {
+  return which.map((s) => {
+    const c = (100 * CONSTANT[s]) / Math.sqrt(s.startsWith("ULL(p−1)") ? m / 2 : m);
+    return {
+      data: { values: [{ lo: c * (1 - slack), hi: c * (1 + slack), label: `${s} ${CONSTANT[s].toFixed(3)}/√m` }] },
+      mark: { type: "rect", opacity: 0.1, color: "#555" },
+      encoding: { y: { field: "lo", type: "quantitative" }, y2: { field: "hi" } },
+    };
+  });
+}
+
+function charts(p: number, points: Point[], slack: number): { name: string; spec: ChartSpec }[] {
+  const m = 2 ** p;
+  const shown: Series[] = ["HLL ertl", "HLL martingale", "ULL fgra", "ULL ml", "ULL martingale"];
+  const out = [
     {
       name: `rmse-p${p}`,
       spec: lineChart({
-        title: `HyperLogLog relative RMSE, p = ${p} (m = ${2 ** p})`,
-        data: rmse,
+        title: `Relative RMSE vs n, p = ${p} (m = ${m})`,
+        caption: "lower is better; grey bands: published constants/√m ± this run's sampling uncertainty",
+        data: points.flatMap((pt) => shown.map((s) => ({ x: pt.n, y: 100 * pt.rmse[s], series: s }))),
         xTitle: "true cardinality",
         yTitle: "relative RMSE (%)",
         xLog: true,
+        layers: bands(m, slack, shown),
       }),
     },
     {
       name: `bias-p${p}`,
       spec: lineChart({
-        title: `HyperLogLog relative bias, p = ${p}, band ±1.04/√m`,
-        data: bias,
+        title: `Relative bias vs n, p = ${p}`,
+        caption: "closer to 0 is better",
+        data: points.flatMap((pt) => shown.map((s) => ({ x: pt.n, y: 100 * pt.bias[s], series: s }))),
         xTitle: "true cardinality",
         yTitle: "mean relative error (%)",
         xLog: true,
-        layers: [band],
+      }),
+    },
+    {
+      name: `memory-p${p}`,
+      spec: lineChart({
+        title: `Error at equal memory, p = ${p}: memory-variance product (register bits × RMSE²)`,
+        caption: `lower is better; HLL 6 bits/register, ULL 8; ULL(p−1) uses 2/3 of HLL's memory at p`,
+        data: points.flatMap((pt) =>
+          [...shown, "ULL(p−1) fgra" as const].map((s) => ({ x: pt.n, y: BITS(s, m) * pt.rmse[s] ** 2, series: s })),
+        ),
+        xTitle: "true cardinality",
+        yTitle: "bits × RMSE²",
+        xLog: true,
       }),
     },
   ];
+  if (points[0]?.coverage) {
+    out.push({
+      name: `coverage-p${p}`,
+      spec: lineChart({
+        title: `bounds() coverage vs n, p = ${p}, at 1, 2, 3 standard deviations`,
+        caption: "closer to the dashed nominal levels (68.3 / 95.4 / 99.7 %) is better",
+        data: points.flatMap((pt) =>
+          COVERED.flatMap((c) =>
+            [0, 1, 2].map((z) => ({ x: pt.n, y: 100 * pt.coverage![c.name]![z]!, series: `${c.name} ${z + 1} sd` })),
+          ),
+        ),
+        xTitle: "true cardinality",
+        yTitle: "coverage (%)",
+        xLog: true,
+        layers: NOMINAL.map((v) => ({
+          mark: { type: "rule", strokeDash: [6, 4], color: "#d62728" },
+          encoding: { y: { datum: 100 * v } },
+        })),
+      }),
+    });
+  }
+  return out;
 }
 
 const suite: Suite = {
   name: "hll-error",
   description:
-    "HyperLogLog relative error vs cardinality (bias and RMSE over independent trials) for the ertl and classic estimators at p = 10, 12, 14, 16, from simulated uniform 64-bit hashes.",
+    "HyperLogLog (ertl, classic, martingale) and UltraLogLog (fgra, ml, martingale) relative error vs cardinality at p = 10, 12, 14, error at equal memory, and bounds() coverage, from simulated uniform 64-bit hashes.",
   async run(ctx) {
-    const trials = ctx.full ? 500 : 200;
+    const trials = ctx.full ? 300 : 60;
     const max = ctx.full ? 10_000_000 : 1_000_000;
-    // A sample RMSE over T trials is itself uncertain by about ±1.96/√(2T) (95 %, relative).
-    const rmseSlack = 1.96 / Math.sqrt(2 * trials);
+    const perDecade = ctx.full ? 5 : 4;
+    // A sample RMSE over T trials is itself uncertain by about ±1.96/√(2T) of itself (95 %).
+    const slack = 1.96 / Math.sqrt(2 * trials);
     const results: Record<string, Point[]> = {};
     const allCharts: { name: string; spec: ChartSpec }[] = [];
     const summary: (string | number)[][] = [];
     const detail: string[] = [];
+    const headlines: Headline[] = [];
+    const goals: Partial<Record<Series, number>> = { "HLL martingale": 0.85, "ULL fgra": 0.8, "ULL martingale": 0.67 };
+    let coverageLines: string[] = [];
     for (const p of PRECISIONS) {
-      ctx.log(`  p=${p}: ${trials} trials up to ${max}`);
-      const points = simulate(ctx, p, trials, max, 0x5eed0000 + p);
-      results[`p${p}`] = points;
-      allCharts.push(...charts(p, points));
-      const sigma = 1.04 / Math.sqrt(2 ** p);
-      for (const est of ["ertl", "classic"] as const) {
-        const rmse = points.map((pt) => (est === "ertl" ? pt.ertlRmse : pt.classicRmse));
-        const bias = points.map((pt) => (est === "ertl" ? pt.ertlBias : pt.classicBias));
-        const se = points.map((pt) => (est === "ertl" ? pt.ertlBiasSe : pt.classicBiasSe));
-        const worst = rmse.indexOf(Math.max(...rmse));
-        const absBias = bias.map(Math.abs);
-        const worstBias = absBias.indexOf(Math.max(...absBias));
-        // Bias beyond what the trials can resolve: |bias| more than 3 standard errors of the mean.
-        const significant = bias.filter((b, i) => Math.abs(b) > 3 * se[i]!).length;
-        const countBias =
-          est === "ertl"
-            ? pct(Math.max(...points.filter((pt) => pt.n >= 1000).map((pt) => Math.abs(pt.ertlCountBias))), 3)
-            : "";
+      const m = 2 ** p;
+      const points = checkpoints(m, max, perDecade);
+      ctx.log(`  p=${p}: ${trials} trials, ${points.length} cardinalities up to ${max}`);
+      const pts = simulate(ctx, p, trials, points, 0x5eed0000 + p);
+      results[`p${p}`] = pts;
+      allCharts.push(...charts(p, pts, slack));
+      const large = pts.filter((pt) => pt.n >= 100);
+      for (const s of SERIES) {
+        const mm = s.startsWith("ULL(p−1)") ? m / 2 : m;
+        const worst = large.reduce((a, b) => (b.rmse[s] > a.rmse[s] ? b : a));
+        const far = pts.filter((pt) => pt.n >= 50 * m);
+        const asym = far.length ? Math.sqrt(far.reduce((a, pt) => a + pt.rmse[s] ** 2, 0) / far.length) : Number.NaN;
+        const worstBias = large.reduce((a, b) => (Math.abs(b.bias[s]) > Math.abs(a.bias[s]) ? b : a));
+        const goal = goals[s];
+        const worstC = worst.rmse[s] * Math.sqrt(mm);
         summary.push([
           p,
-          est,
-          pct(sigma),
-          `${pct(rmse[worst]!)} at n=${points[worst]!.n}`,
-          `${(rmse[worst]! / sigma).toFixed(3)}`,
-          `${pct(bias[worstBias]!, 3)} ± ${pct(se[worstBias]!, 3)} at n=${points[worstBias]!.n}`,
-          `${significant}/${points.length}`,
-          countBias,
+          s,
+          `${CONSTANT[s].toFixed(3)}`,
+          `${worstC.toFixed(3)} at n=${worst.n}`,
+          Number.isNaN(asym) ? "—" : (asym * Math.sqrt(mm)).toFixed(3),
+          `${pct(worstBias.bias[s], 3)} at n=${worstBias.n}`,
+          `${(BITS(s, m) * (Number.isNaN(asym) ? worst.rmse[s] : asym) ** 2).toFixed(2)}`,
+          goal === undefined ? "" : `≤ ${goal}: ${worstC <= goal ? "met" : "not met"}`,
         ]);
+        if (goal !== undefined && p === 12) {
+          headlines.push({
+            structure: s.startsWith("HLL") ? "HyperLogLog" : "UltraLogLog",
+            operation: `${s.split(" ")[1]} worst RMSE·√m over n ≥ 100, p = 12 (${trials} trials)`,
+            versus: `goal ${goal}/√m`,
+            ratio: goal / worstC,
+            goal: 1,
+          });
+        }
+      }
+      if (pts[0]?.coverage) {
+        let worstDev = 0;
+        const rows = pts.map((pt) => {
+          const cells: string[] = [];
+          for (const c of COVERED) {
+            const cov = pt.coverage![c.name]!;
+            if (pt.n >= m) for (let z = 0; z < 3; z++) worstDev = Math.max(worstDev, Math.abs(cov[z]! - NOMINAL[z]!));
+            cells.push(cov.map((x) => (100 * x).toFixed(1)).join(" / "));
+          }
+          return [pt.n, ...cells];
+        });
+        // The binomial noise of a coverage over T trials: ±1.96·√(c(1−c)/T).
+        coverageLines = [
+          `**bounds() coverage at p = ${p}** (% of ${trials} trials whose interval holds the true n, at 1 / 2 / 3 sd; nominal 68.3 / 95.4 / 99.7; each figure uncertain by up to ±${(196 * Math.sqrt(0.25 / trials)).toFixed(1)} points at 95 %). Below about m the sketch is exact or nearly so: the count's distribution is discrete and the interval covers more often than nominal, as any interval around an exact answer must. Largest deviation from nominal for n ≥ m: **${(100 * worstDev).toFixed(1)} points**.`,
+          "",
+          markdownTable(
+            ["n", ...COVERED.map((c) => c.name)],
+            rows.map((r) => r.map(String)),
+          ),
+          "",
+        ];
+        headlines.push({
+          structure: "HyperLogLog family",
+          operation: `bounds() worst coverage deviation, n ≥ m, p = ${p} (${trials} trials)`,
+          versus: "goal ±2 points",
+          ratio: 0.02 / Math.max(worstDev, 1e-9),
+          goal: 1,
+        });
       }
       detail.push(
-        `<details><summary>p = ${p}: every cardinality</summary>\n\n${markdownTable(
-          ["n", "ertl bias", "ertl RMSE", "count() bias (rounded)", "classic bias", "classic RMSE"],
-          points.map((pt) => [
+        `<details><summary>p = ${p}: RMSE·√m and bias at every cardinality</summary>\n\n${markdownTable(
+          ["n", ...SERIES.map((s) => `${s} RMSE·√m`), ...SERIES.map((s) => `${s} bias`)],
+          pts.map((pt) => [
             pt.n,
-            pct(pt.ertlBias, 3),
-            pct(pt.ertlRmse),
-            pct(pt.ertlCountBias, 3),
-            pct(pt.classicBias, 3),
-            pct(pt.classicRmse),
+            ...SERIES.map((s) => (pt.rmse[s] * Math.sqrt(s.startsWith("ULL(p−1)") ? m / 2 : m)).toFixed(3)),
+            ...SERIES.map((s) => pct(pt.bias[s], 3)),
           ]),
         )}\n\n</details>\n`,
       );
     }
     const markdown = [
-      `${trials} independent trials per precision, cardinalities 10 … ${max.toExponential(0)} (5 per decade plus points around 2.5m), simulated from uniform random 64-bit hashes through \`addHash\` (statistically the same as hashing distinct elements; see the suite's header). Errors are of the unrounded estimate (\`estimate()\`); the last column shows what rounding to an integer (\`count()\`, as PFCOUNT does) adds, for n ≥ 1000 (below that, rounding alone moves the mean by up to 0.5/n).`,
+      `${trials} independent trials per precision (${ctx.full ? "full" : "quick"} mode${ctx.full ? "" : "; `--full` runs 300 trials up to 10^7"}), cardinalities 1 … ${max.toExponential(0)}, simulated from uniform random 64-bit hashes through \`addHash\` (statistically the same as hashing distinct elements; see the suite's header). Errors are of the unrounded estimates (\`estimate()\`). RMSE·√m is the error in units of 1/√m, to compare with the published constants; with ${trials} trials a measured RMSE is uncertain by ±${pct(slack, 0)} of itself (95 %). "asymptotic" pools n ≥ 50m. The memory-variance product (register bits × RMSE², lower is better) is the error at equal memory.`,
       "",
-      `Goal for ertl: RMSE ≤ 1.04/√m everywhere, |bias| ≤ 0.2 %. With ${trials} trials a measured RMSE is uncertain by ±${pct(rmseSlack, 1)} of itself (95 %), and a bias by the ± standard error shown; "significant bias" counts cardinalities where |bias| exceeds 3 standard errors.`,
+      "Goals: HyperLogLog martingale ≤ 0.85/√m, UltraLogLog FGRA ≤ 0.80/√m, UltraLogLog martingale ≤ 0.67/√m at every n ≥ 100; bounds() coverage within ±2 points of nominal.",
       "",
       markdownTable(
         [
           "p",
-          "estimator",
-          "1.04/√m",
-          "worst RMSE",
-          "worst RMSE / (1.04/√m)",
-          "worst |bias| (± s.e.)",
-          "significant bias",
-          "worst count() bias, n ≥ 1000",
+          "sketch / estimator",
+          "published RMSE·√m",
+          "worst RMSE·√m, n ≥ 100",
+          "asymptotic RMSE·√m",
+          "worst bias, n ≥ 100",
+          "bits × RMSE²",
+          "goal",
         ],
         summary,
       ),
       "",
+      ...coverageLines,
       ...detail,
     ].join("\n");
-    return { markdown, data: { trials, max, results }, charts: allCharts };
+    return { markdown, data: { trials, max, results }, charts: allCharts, headlines };
   },
 };
 

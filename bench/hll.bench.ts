@@ -1,6 +1,6 @@
 /**
  * HyperLogLog throughput and memory: `HyperLogLog.add` against `Set.add` (the exact baseline a user
- * would otherwise write) and against bloom-filters' HyperLogLog, in one run.
+ * would otherwise write), against bloom-filters' HyperLogLog and against `UltraLogLog.add`, in one run.
  *
  * "Fresh strings": every call builds 200 new distinct strings (`v:<task>:<counter>`) and adds them,
  * as a server or worker sees visitor ids arriving; V8 has not hashed these strings yet, so `Set`
@@ -12,11 +12,12 @@
  * Memory: heap bytes held after building each structure from n fresh distinct strings.
  */
 import bloomFilters from "bloom-filters";
-import { HyperLogLog } from "../src/hll/index.js";
+import { HyperLogLog, UltraLogLog } from "../src/hll/index.js";
 import {
   type BenchContext,
   compare,
   distinctStrings,
+  type Headline,
   heapUsed,
   markdownTable,
   type Row,
@@ -37,6 +38,8 @@ async function fresh(ctx: BenchContext): Promise<Row[]> {
   let set = new Set<string>();
   let hllCounter = 0;
   const hll = new HyperLogLog();
+  let ullCounter = 0;
+  const ull = new UltraLogLog({ precision: 14 });
   let bfCounter = 0;
   const bf = new BfHyperLogLog(16384);
   return compare(
@@ -49,6 +52,9 @@ async function fresh(ctx: BenchContext): Promise<Row[]> {
       },
       "redstruct HyperLogLog.add (p=14)": () => {
         for (let i = 0; i < FRESH_BATCH; i++) hll.add(`v:hll:${hllCounter++}`);
+      },
+      "redstruct UltraLogLog.add (p=14)": () => {
+        for (let i = 0; i < FRESH_BATCH; i++) ull.add(`v:ull:${ullCounter++}`);
       },
       "bloom-filters HyperLogLog.update (16384 registers)": () => {
         for (let i = 0; i < FRESH_BATCH; i++) bf.update(`v:bf:${bfCounter++}`);
@@ -146,17 +152,19 @@ const kb = (b: number) => (b < 1024 ? `${Math.round(b)} B` : `${(b / 1024).toFix
 const suite: Suite = {
   name: "hll",
   description:
-    "HyperLogLog.add vs Set.add and bloom-filters' HyperLogLog (throughput ratios from one run), and memory held vs a Set.",
+    "HyperLogLog.add and UltraLogLog.add vs Set.add and bloom-filters' HyperLogLog (throughput ratios from one run), and memory held vs a Set.",
   async run(ctx) {
     const freshRows = await fresh(ctx);
     const prebuiltRows = await prebuilt(ctx);
     const mem = memory(ctx);
-    const ours = freshRows.find((r) => r.name.startsWith("redstruct"))!;
+    const ours = freshRows.find((r) => r.name.startsWith("redstruct HyperLogLog"))!;
+    const ullRow = freshRows.find((r) => r.name.startsWith("redstruct UltraLogLog"))!;
+    const ullVsHll = ullRow.opsPerSec / ours.opsPerSec;
     const peer = freshRows.find((r) => r.name.startsWith("bloom-filters"))!;
     const vsPeer = ours.opsPerSec / peer.opsPerSec;
     const markdown = [
       throughputTable("add of fresh strings (each call builds and adds 200 new strings)", freshRows),
-      `redstruct vs bloom-filters: **${vsPeer.toFixed(0)}×** (goal ≥ 1000×); vs Set.add: **${ours.ratio.toFixed(2)}×** (goal ≥ 1×).\n`,
+      `redstruct vs bloom-filters: **${vsPeer.toFixed(0)}×** (goal ≥ 1000×); vs Set.add: **${ours.ratio.toFixed(2)}×** (goal ≥ 1×). UltraLogLog.add vs HyperLogLog.add: **${ullVsHll.toFixed(2)}×** (goal ≥ 1×, never below 0.8×).\n`,
       throughputTable("add of pre-built strings (V8 has cached their hashes: Set's best case)", prebuiltRows),
       `**Memory held after adding n fresh distinct strings** (JS heap + ArrayBuffer bytes after GC, averaged over up to 200 Sets and 200 HyperLogLog clones; "registers" is the typed-array storage alone)\n\n${markdownTable(
         ["n", "Set (strings + table)", "HyperLogLog total", "HyperLogLog registers", "encoding", "Set / HLL"],
@@ -170,9 +178,27 @@ const suite: Suite = {
         ]),
       )}\n`,
     ].join("\n");
+    const headlines: Headline[] = [
+      { structure: "HyperLogLog", operation: "add, fresh strings", versus: "Set.add", ratio: ours.ratio, goal: 1 },
+      {
+        structure: "HyperLogLog",
+        operation: "add, fresh strings",
+        versus: "bloom-filters HyperLogLog",
+        ratio: vsPeer,
+        goal: 1000,
+      },
+      {
+        structure: "UltraLogLog",
+        operation: "add, fresh strings",
+        versus: "HyperLogLog.add",
+        ratio: ullVsHll,
+        goal: 1,
+      },
+    ];
     return {
+      headlines,
       markdown,
-      data: { fresh: freshRows, prebuilt: prebuiltRows, memory: mem, redstructVsBloomFilters: vsPeer, sink },
+      data: { fresh: freshRows, prebuilt: prebuiltRows, memory: mem, redstructVsBloomFilters: vsPeer, ullVsHll, sink },
       charts: [{ name: "add-fresh", spec: throughputChart("add of fresh strings (ops/s)", freshRows) }],
     };
   },

@@ -105,13 +105,15 @@ function checkEstimator(value: unknown): Estimator {
 }
 
 /**
- * Checks one 32-bit half of a caller's hash: `x >>> 0 === x` holds exactly for the integers in
- * [0, 2^32), so one comparison refuses NaN, fractions and negatives.
+ * The error for a caller's hash halves (`addHash(low, high)`), called only once the inline check
+ * `typeof x === "number" && x >>> 0 === x` has failed: that comparison holds exactly for the integers
+ * in [0, 2^32), so it refuses NaN, fractions, negatives and non-numbers. The check stays inline at
+ * each call site because a shared checking function measured 5× slower in UltraLogLog.addHash.
  */
-export function checkHalf(where: string, param: string, x: unknown): void {
-  if (typeof x === "number" && x >>> 0 === x) return;
-  if (typeof x !== "number") throw typeError(where, param, x, "an integer in [0, 2^32)");
-  throw rangeError(where, param, x, "an integer in [0, 2^32)");
+export function halvesError(where: string, low: unknown, high: unknown): TypeError | RangeError {
+  const [param, x] = typeof low === "number" && low >>> 0 === low ? ["high", high] : ["low", low];
+  if (typeof x !== "number") return typeError(where, param, x, "an integer in [0, 2^32)");
+  return rangeError(where, param, x, "an integer in [0, 2^32)");
 }
 
 /** Reads register `i` of packed dense registers (with the pad byte). */
@@ -249,8 +251,9 @@ export class HyperLogLog {
    *   (NaN, a fraction, a negative number): such a value has no bits to take a register from.
    */
   addHash(low: number, high: number): boolean {
-    checkHalf(WHERE, "low", low);
-    checkHalf(WHERE, "high", high);
+    if (!(typeof low === "number" && low >>> 0 === low && typeof high === "number" && high >>> 0 === high)) {
+      throw halvesError(WHERE, low, high);
+    }
     return this.#addHashed(low, high);
   }
 

@@ -47,7 +47,8 @@ function expectedG(l: number): number {
   // The top level U has P(U = u) = e^{−λ2^−u}·(1 − e^{−λ2^−u}); terms vanish fast on both sides of log2 λ.
   const center = Math.floor(Math.log2(l));
   let sum = 0;
-  for (let u = center + 70; u >= center - 8; u--) {
+  // Above center + 48 a term is below 2^−(1+τ)·48 ≈ 10^−26 of the sum; below center − 7, e^−128.
+  for (let u = center + 48; u >= center - 7; u--) {
     const t = l * 2 ** -u;
     const p = Math.exp(-t) * -Math.expm1(-t);
     if (p === 0) continue;
@@ -99,15 +100,45 @@ export function ullFgra(counts: Float64Array, m: number): number {
   return m * bisectLog(f);
 }
 
-/** The root of an increasing function of λ > 0, by bisection on log2 λ in [−90, 90]. */
+/**
+ * The root of an increasing function of λ > 0, solved on x = log2 λ in [−90, 90]: bisection down to
+ * a bracket one doubling wide, then the Illinois variant of regula falsi (superlinear, and never
+ * leaves the bracket) to 10^−13. About 20 evaluations of f.
+ */
 function bisectLog(f: (l: number) => number): number {
   let a = -90;
   let b = 90;
-  if (f(2 ** b) < 0) return Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 64; i++) {
+  let fa = f(2 ** a);
+  let fb = f(2 ** b);
+  if (fb < 0) return Number.POSITIVE_INFINITY;
+  if (fa >= 0) return 2 ** a;
+  while (b - a > 1) {
     const mid = 0.5 * (a + b);
-    if (f(2 ** mid) < 0) a = mid;
-    else b = mid;
+    const fm = f(2 ** mid);
+    if (fm < 0) {
+      a = mid;
+      fa = fm;
+    } else {
+      b = mid;
+      fb = fm;
+    }
+  }
+  let side = 0;
+  for (let i = 0; i < 60 && b - a > 1e-13; i++) {
+    const x = (a * fb - b * fa) / (fb - fa);
+    const fx = f(2 ** x);
+    if (fx === 0) return 2 ** x;
+    if (fx < 0) {
+      a = x;
+      fa = fx;
+      if (side === -1) fb *= 0.5;
+      side = -1;
+    } else {
+      b = x;
+      fb = fx;
+      if (side === 1) fa *= 0.5;
+      side = 1;
+    }
   }
   return 2 ** (0.5 * (a + b));
 }

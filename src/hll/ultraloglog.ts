@@ -28,7 +28,7 @@ import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
 import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated } from "./bounds.js";
-import { checkHalf } from "./hyperloglog.js";
+import { halvesError } from "./hyperloglog.js";
 import { Martingale } from "./martingale.js";
 import { fgraStdDev, ullFgra, ullMl, ullStdDev } from "./ull-estimators.js";
 
@@ -88,19 +88,6 @@ function validState(s: number, q: number): boolean {
   return true;
 }
 
-/** A register's state after also seeing a run `run`. */
-function withRun(state: number, run: number): number {
-  if (state === 0) return run << 2;
-  const u = state >>> 2;
-  if (run > u) {
-    const d = run - u;
-    // The window of seen runs (bit 2: u, bit 1: u − 1, bit 0: u − 2) slides down by d.
-    return (run << 2) | (d >= 3 ? 0 : ((4 | (state & 3)) >>> d) & 3);
-  }
-  const d = u - run;
-  return d === 1 ? state | 2 : d === 2 ? state | 1 : state;
-}
-
 /** The state holding every run either state holds (exact: a state keeps all merge needs). */
 function union(x: number, y: number): number {
   if (x === 0) return y;
@@ -139,7 +126,7 @@ export class UltraLogLog {
     const o = checkOptions(WHERE, options, ["precision"]);
     this.#p =
       o.precision === undefined ? 14 : checkInteger(WHERE, "precision", o.precision, MIN_PRECISION, MAX_PRECISION);
-    this.#m = 2 ** this.#p;
+    this.#m = 1 << this.#p;
     this.#q = 64 - this.#p;
     this.#regs = new Uint8Array(this.#m);
     this.#change = changeTable(this.#p);
@@ -209,8 +196,9 @@ export class UltraLogLog {
    * @throws TypeError / RangeError when a half is not an integer in [0, 2^32).
    */
   addHash(low: number, high: number): boolean {
-    checkHalf(WHERE, "low", low);
-    checkHalf(WHERE, "high", high);
+    if (!(typeof low === "number" && low >>> 0 === low && typeof high === "number" && high >>> 0 === high)) {
+      throw halvesError(WHERE, low, high);
+    }
     return this.#addHashed(low, high);
   }
 
@@ -224,8 +212,21 @@ export class UltraLogLog {
     else run = 65 - p;
     const regs = this.#regs;
     const old = regs[index]!;
-    const next = withRun(old, run);
-    if (next === old) return false;
+    // The register's state after also seeing `run`. A longer run slides the window of seen runs
+    // (bit 2: u, bit 1: u − 1, bit 0: u − 2) down by the difference; a run one or two below u sets
+    // its flag; anything else leaves the register alone, as most adds do.
+    const u = old >>> 2;
+    let next: number;
+    if (run > u) {
+      const d = run - u;
+      next = (run << 2) | (d >= 3 || old === 0 ? 0 : ((4 | (old & 3)) >>> d) & 3);
+    } else {
+      const d = u - run;
+      if (d === 1) next = old | 2;
+      else if (d === 2) next = old | 1;
+      else return false;
+      if (next === old) return false;
+    }
     regs[index] = next;
     this.#fgra = this.#ml = -1;
     this.#mg.step(this.#change[old]!, this.#change[next]!);
