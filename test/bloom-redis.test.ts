@@ -547,6 +547,27 @@ describe("RedisBloomFilter arithmetic", () => {
     );
   });
 
+  it("WebAssembly positions are ((h1 + i·h2) mod 2^64) mod m, for m up to 2^35 and k up to 1075", () => {
+    const out = new Uint32Array(4);
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 20 }),
+        fc.oneof(fc.integer({ min: 1, max: 4096 }), fc.integer({ min: 1, max: 2 ** 35 - 8 }), fc.constant(2 ** 32)),
+        fc.integer({ min: 1, max: 1075 }),
+        (v, m, k) => {
+          wasmMurmur!.chainInto(v, 0xc6a4a793, 0x5bd1e995, out);
+          const a = (BigInt(out[1]!) << 32n) | BigInt(out[0]!);
+          const b = (BigInt(out[3]!) << 32n) | BigInt(out[2]!);
+          const at = wasmMurmur!.positions(k, m, Number((1n << 64n) % BigInt(m)));
+          for (let i = 0; i < k; i++) {
+            expect(at[i]).toBe(Number(((a + BigInt(i) * b) & ((1n << 64n) - 1n)) % BigInt(m)));
+          }
+        },
+      ),
+      { seed: 1309, numRuns: 300 },
+    );
+  });
+
   it("the JavaScript fallback gives the same filters as WebAssembly", () => {
     fc.assert(
       fc.property(anyOptions, fc.array(anyItem, { maxLength: 100 }), (opts, values) => {

@@ -84,8 +84,6 @@ export function reduce64(hi: number, lo: number, m: number, inv: number): number
 // module variables: a double stored in a module variable is a fresh heap number each time).
 const AB = new Uint32Array(4);
 const H = new Uint32Array(2);
-/** a mod M and b mod M from the WebAssembly module. */
-const REM = new Float64Array(2);
 /** The WebAssembly hash, unless WebAssembly is unavailable or switched off by {@link _useWasm}. */
 let wasm: WasmMurmur | undefined = wasmMurmur;
 /** True when the last item went through the WebAssembly module (whose remainders then apply). */
@@ -128,22 +126,37 @@ export function hashItem(value: Item, force64: boolean): void {
 export function probe(link: Link, set: boolean): boolean {
   const data = link.data;
   const m = link.mod;
-  const wrap = link.wrap;
   const k = link.hashes;
+  if (viaWasm) {
+    // Positions from the WebAssembly module (k ≤ MAX_POSITIONS: a link has at most 1075 hashes).
+    const at = wasm!.positions(k, m, link.wrap);
+    if (set) {
+      // Branch-free: a branch on each loaded byte would be mispredicted half the time while the
+      // filter fills, and would keep the k cache misses from overlapping.
+      let missing = 0;
+      for (let i = 0; i < k; i++) {
+        const r = at[i]!;
+        const byte = (r * 0.125) >>> 0; // r < 2^35: r/8 truncated; r & 7 is r mod 8 (2^32 is a multiple of 8)
+        const mask = 1 << (r & 7);
+        const old = data[byte]!;
+        missing |= (old & mask) ^ mask;
+        data[byte] = old | mask;
+      }
+      return missing === 0;
+    }
+    for (let i = 0; i < k; i++) {
+      const r = at[i]!;
+      if ((data[(r * 0.125) >>> 0]! & (1 << (r & 7))) === 0) return false;
+    }
+    return true;
+  }
+  const wrap = link.wrap;
   const aLo = AB[0]!;
   const aHi = AB[1]!;
   const bLo = AB[2]!;
   const bHi = AB[3]!;
-  let r: number;
-  let step: number;
-  if (viaWasm) {
-    wasm!.remaindersInto(m, REM);
-    r = REM[0]!;
-    step = REM[1]!;
-  } else {
-    r = reduce64(aHi, aLo, m, link.inv);
-    step = reduce64(bHi, bLo, m, link.inv);
-  }
+  let r = reduce64(aHi, aLo, m, link.inv);
+  const step = reduce64(bHi, bLo, m, link.inv);
   let xHi = aHi;
   let xLo = aLo;
   let all = true;

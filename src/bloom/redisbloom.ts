@@ -166,9 +166,9 @@ export class RedisBloomFilter {
    *   next link cannot be created (4 GiB or more, or the error rate underflowed).
    */
   add(item: Item): boolean {
-    hashItem(item, (this.#options & FORCE64) !== 0);
     const links = this.#links;
     const top = links.length - 1;
+    hashItem(item, (this.#options & FORCE64) !== 0);
     for (let i = top - 1; i >= 0; i--) if (probe(links[i]!, false)) return false;
     let last = links[top]!;
     if (last.items < last.entries) {
@@ -213,8 +213,8 @@ export class RedisBloomFilter {
    * Never a false negative. O(L·k + |item|), newest link first, no allocation, no side effect.
    */
   has(item: Item): boolean {
-    hashItem(item, (this.#options & FORCE64) !== 0);
     const links = this.#links;
+    hashItem(item, (this.#options & FORCE64) !== 0);
     for (let i = links.length - 1; i >= 0; i--) if (probe(links[i]!, false)) return true;
     return false;
   }

@@ -11,8 +11,8 @@
  *
  * The module is assembled below from its instructions (no build step, no binary blob): one page of
  * memory; bytes 0–7 hold the seed and then h1, 8–15 h2, 16–23 and 24–31 the two remainders as
- * float64, and the item's bytes start at 32. `chain(len)` runs the two passes over them,
- * `rem(m)` reduces h1 and h2 modulo m (an integer below 2^53). The memory grows when an item needs
+ * float64, and the item's bytes start at 32. `chain(len, m)` runs the two passes over them and
+ * then `rem(m)`, which reduces h1 and h2 modulo m (an integer below 2^53). The memory grows when an item needs
  * it and never shrinks. Items are copied in: strings with `TextEncoder.encodeInto` (the same UTF-8
  * as everywhere else), byte arrays with `set`, numbers and bigints as their decimal strings.
  */
@@ -20,8 +20,11 @@ import { type Item, sourceOf } from "./element.js";
 
 const encoder = new TextEncoder();
 
-/** Byte offset of the item in the module's memory. */
-const DATA = 32;
+/** Most positions one {@link WasmMurmur.positions} call computes (RedisBloom's largest k is 1075). */
+export const MAX_POSITIONS = 1100;
+/** Byte offset of the positions, then of the item, in the module's memory. */
+const POSITIONS = 32;
+const DATA = POSITIONS + 8 * MAX_POSITIONS;
 
 // ——— a small WebAssembly assembler ——————————————————————————————————————————————
 
@@ -50,6 +53,9 @@ function sleb64(v: bigint): number[] {
   }
 }
 
+/** Signed LEB128 of an i32 constant (i32.const takes signed immediates). */
+const sleb = (n: number): number[] => sleb64(BigInt(n));
+
 const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
 const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
 const name = (s: string): number[] => [...uleb(s.length), ...Array.from(s, (c) => c.charCodeAt(0))];
@@ -74,10 +80,15 @@ const op = {
   f64Store: 0x39,
   i32Const: 0x41,
   i64Const: 0x42,
+  select: 0x1b,
   i32GeU: 0x4f,
+  i32Shl: 0x74,
+  i64LtU: 0x54,
+  i64GeU: 0x5a,
   i32Add: 0x6a,
   i32Mul: 0x6c,
   i32And: 0x71,
+  i64Add: 0x7c,
   i64Sub: 0x7d,
   i64Mul: 0x7e,
   i64RemU: 0x82,
@@ -101,8 +112,8 @@ const murmurBody = [
   // h = seed ^ (len · M)
   op.get, 0, op.get, 1, op.i64ExtendI32U, op.i64Const, ...M, op.i64Mul, op.i64Xor, op.set, 2,
   // p = DATA; end = DATA + (len & ~7)
-  op.i32Const, ...uleb(DATA), op.set, 4,
-  op.get, 1, op.i32Const, 0x78 /* -8 */, op.i32And, op.i32Const, ...uleb(DATA), op.i32Add, op.set, 5,
+  op.i32Const, ...sleb(DATA), op.set, 4,
+  op.get, 1, op.i32Const, 0x78 /* -8 */, op.i32And, op.i32Const, ...sleb(DATA), op.i32Add, op.set, 5,
   op.block, VOID,
   op.loop, VOID,
   op.get, 4, op.get, 5, op.i32GeU, op.brIf, 1,
@@ -148,6 +159,41 @@ const remBody = [
   op.end,
 ];
 
+/**
+ * positions(k: i32, m: f64, w: f64): float64 positions at POSITIONS. Locals: mm, ww, x, b, r, step,
+ * t (i64), p, end, wrapped (i32). r tracks (h1 + i·h2 mod 2^64) mod m: r += step, minus m past m; on a wrap of
+ * x (the new x below the old) minus w, plus m if that went below 0 — all with `select`.
+ */
+// biome-ignore format: as above
+const positionsBody = [
+  ...vec([[7, I64], [3, I32]]),
+  op.get, 1, op.i64TruncF64U, op.set, 3, // mm
+  op.get, 2, op.i64TruncF64U, op.set, 4, // ww
+  op.i32Const, 0, op.i64Load, ...mem(0), op.tee, 5, op.get, 3, op.i64RemU, op.set, 7, // x = h1; r = x mod mm
+  op.i32Const, 0, op.i64Load, ...mem(8), op.tee, 6, op.get, 3, op.i64RemU, op.set, 8, // b = h2; step = b mod mm
+  op.i32Const, ...sleb(POSITIONS), op.tee, 10, // p
+  op.get, 0, op.i32Const, 3, op.i32Shl, op.i32Add, op.set, 11, // end = p + 8k
+  op.block, VOID,
+  op.loop, VOID,
+  op.get, 10, op.get, 7, op.f64ConvertI64U, op.f64Store, ...mem(0), // store r
+  op.get, 10, op.i32Const, 8, op.i32Add, op.tee, 10, op.get, 11, op.i32GeU, op.brIf, 1,
+  // r += step; r = r ≥ mm ? r − mm : r
+  op.get, 7, op.get, 8, op.i64Add, op.set, 7,
+  op.get, 7, op.get, 3, op.i64Sub, op.get, 7, op.get, 7, op.get, 3, op.i64GeU, op.select, op.set, 7,
+  // x' = x + b; t = x' < x ? ww : 0; x = x'
+  op.get, 5, op.get, 6, op.i64Add, op.tee, 9, op.get, 5, op.i64LtU, op.set, 12,
+  op.get, 9, op.set, 5,
+  op.get, 4, op.i64Const, 0, op.get, 12, op.select, op.set, 9, // t (reusing the local)
+  // r = r < t ? r − t + mm : r − t
+  op.get, 7, op.get, 9, op.i64Sub, op.get, 3, op.i64Add,
+  op.get, 7, op.get, 9, op.i64Sub,
+  op.get, 7, op.get, 9, op.i64LtU, op.select, op.set, 7,
+  op.br, 0,
+  op.end,
+  op.end,
+  op.end,
+];
+
 // biome-ignore format: the module's sections, one per line
 const moduleBytes = new Uint8Array([
   0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
@@ -155,14 +201,21 @@ const moduleBytes = new Uint8Array([
     [0x60, ...vec([[I64], [I32]]), ...vec([[I64]])], // murmur: (i64, i32) → i64
     [0x60, ...vec([[I32]]), ...vec([])], // chain: (i32) → ()
     [0x60, ...vec([[F64]]), ...vec([])], // rem: (f64) → ()
+    [0x60, ...vec([[I32], [F64], [F64]]), ...vec([])], // positions: (i32, f64, f64) → ()
   ])),
-  ...section(3, vec([[0], [1], [2]])), // functions and their types
+  ...section(3, vec([[0], [1], [2], [3]])), // functions and their types
   ...section(5, vec([[0x00, 1]])), // one memory, one page to start
-  ...section(7, vec([[...name("memory"), 0x02, 0], [...name("chain"), 0x00, 1], [...name("rem"), 0x00, 2]])),
+  ...section(7, vec([
+    [...name("memory"), 0x02, 0],
+    [...name("chain"), 0x00, 1],
+    [...name("rem"), 0x00, 2],
+    [...name("positions"), 0x00, 3],
+  ])),
   ...section(10, vec([
     [...uleb(murmurBody.length), ...murmurBody],
     [...uleb(chainBody.length), ...chainBody],
     [...uleb(remBody.length), ...remBody],
+    [...uleb(positionsBody.length), ...positionsBody],
   ])),
 ]);
 
@@ -171,6 +224,7 @@ const moduleBytes = new Uint8Array([
 interface Exports {
   memory: WebAssembly.Memory;
   chain(len: number): void;
+  positions(k: number, m: number, w: number): void;
   rem(m: number): void;
 }
 
@@ -182,6 +236,8 @@ export class WasmMurmur {
   #floats: Float64Array;
   /** The memory from the item's offset on: where encodeInto and set write. */
   #input: Uint8Array;
+  /** Where {@link positions} writes. */
+  #positions: Float64Array;
 
   constructor(exports: Exports) {
     this.#exports = exports;
@@ -189,6 +245,7 @@ export class WasmMurmur {
     this.#words = new Uint32Array(exports.memory.buffer, 0, 4);
     this.#floats = new Float64Array(exports.memory.buffer, 16, 2);
     this.#input = new Uint8Array(exports.memory.buffer, DATA);
+    this.#positions = new Float64Array(exports.memory.buffer, POSITIONS, MAX_POSITIONS);
   }
 
   /** Makes room for `n` item bytes (plus the 8 the tail read may touch). */
@@ -202,11 +259,12 @@ export class WasmMurmur {
     this.#words = new Uint32Array(buffer, 0, 4);
     this.#floats = new Float64Array(buffer, 16, 2);
     this.#input = new Uint8Array(buffer, DATA);
+    this.#positions = new Float64Array(buffer, POSITIONS, MAX_POSITIONS);
   }
 
   /**
    * h1 = MurmurHash64A(value, seed), h2 = MurmurHash64A(value, h1) into `out` as [h1 low, h1 high,
-   * h2 low, h2 high]. O(|value|); no allocation for ASCII strings and byte arrays.
+   * h2 low, h2 high]. O(|value|); no allocation.
    */
   chainInto(value: Item, seedHi: number, seedLo: number, out: Uint32Array): void {
     const src = sourceOf(value);
@@ -229,6 +287,18 @@ export class WasmMurmur {
     out[1] = words[1]!;
     out[2] = words[2]!;
     out[3] = words[3]!;
+  }
+
+  /**
+   * @internal After {@link chainInto}: the double-hashing positions ((h1 + i·h2) mod 2^64) mod m
+   * for i = 0 … k−1 (RedisBloom's probe sequence), as float64s in the returned view, which the next
+   * call overwrites — never hand it to a caller. `w` must be 2^64 mod m; k ≤ {@link MAX_POSITIONS},
+   * m an integer in [1, 2^53). Branch-free: 64-bit adds wrap natively, and each step adds h2 mod m
+   * and takes w off on a wrap with `select`s instead of branches the CPU would mispredict.
+   */
+  positions(k: number, m: number, w: number): Float64Array {
+    this.#exports.positions(k, m, w);
+    return this.#positions;
   }
 
   /** After {@link chainInto}: h1 mod m and h2 mod m (m an integer in [1, 2^53)) into `out`. */
