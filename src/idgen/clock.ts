@@ -46,7 +46,7 @@ export const realNow: () => number =
     ? () => performance.now()
     : () => Date.now();
 
-/** Length of one pause while waiting for the clock, in ms: short enough to wake early in a tick. */
+/** Length of one pause while waiting for the clock, in ms: short enough to wake early in a tick. @internal */
 export const PAUSE_MS = 0.1;
 /**
  * The least real time one spinning poll (a pause that could not sleep, a wall-clock read and a
