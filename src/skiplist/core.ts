@@ -49,7 +49,9 @@
  *
  * Costs: insert, delete, score update that moves the node, rank, node at rank, count below a
  * score/member: O(log n) expected. Score update that keeps the order: O(1). Delete of k consecutive
- * ranks: O(log n + k).
+ * ranks: O(log n + k). Bulk load of n entries already in order (an empty list only): O(n).
+ * Memory: the buffer starts with room for at most 2^16 entries and doubles on demand; clear()
+ * returns it to that size. At most 2^26 members (the slot field's width).
  */
 import { mulberry32 } from "../internal/random.js";
 import { compareMembers } from "./order.js";

@@ -9,6 +9,11 @@
  * start + offset with one more descent (never a walk over `offset` nodes), then walk while within
  * the other bound: O(log n + k) for k entries.
  *
+ * Set operations (ZUNION / ZINTER / ZDIFF / ZINTERCARD) are computed in ./ops.ts with Redis's
+ * order and NaN rules and bulk-loaded into a new skiplist in one pass. Iteration tolerates changes
+ * to the set with `Map`'s guarantee (./iterate.ts). Every options object is checked
+ * (src/internal/options.ts): unknown keys, non-boolean flags and `null` are TypeErrors.
+ *
  * Entries are `[member, score]` tuples everywhere (ranges, pops, iteration), like `Map` entries.
  */
 import { checkInteger, rangeError, typeError } from "../internal/errors.js";
