@@ -539,6 +539,8 @@ describe("RedisBloomFilter arithmetic", () => {
     for (const row of hashes.rows as Array<Record<string, unknown>>) check(item(row.item as Arg));
     check("é".repeat(70_000)); // 140,000 UTF-8 bytes: the module's memory grows
     check(new Uint8Array(200_000).fill(7));
+    check("a".repeat(300_001)); // an ASCII string that grows it again
+    check(`${"b".repeat(99)}é`); // ASCII until the last unit
     check(12345);
     check(-(2n ** 70n));
     fc.assert(
