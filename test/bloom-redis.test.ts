@@ -413,6 +413,18 @@ describe("RedisBloomFilter replays RedisBloom 2.4.23", () => {
     });
   }
 
+  it("bloom.json, every scripted case again on the JavaScript fallback (no WebAssembly)", () => {
+    expect(_useWasm(false)).toBe(false);
+    try {
+      for (const c of cases) {
+        if (c.name === "edge-expansion0") continue;
+        expect(replay(c.name, Object.values(c.sections).flat()).stopped).toBe(false);
+      }
+    } finally {
+      _useWasm(true);
+    }
+  });
+
   it("bloom.json errors: argument checks and missing keys", () => {
     const r = new Interpreter("errors");
     for (const step of bloom.errors as unknown as Step[]) {
