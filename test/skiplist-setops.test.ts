@@ -181,6 +181,7 @@ describe("SortedSet.union / intersect / diff / intersectCard against a model of 
     expect(() => SortedSet.intersect([a], null as never)).toThrow(TypeError);
     expect(() => SortedSet.intersectCard([a], -1)).toThrow(RangeError);
     expect(() => SortedSet.diff([])).toThrow(RangeError);
+    expect(() => SortedSet.diff([a], { weights: [1] } as never)).toThrow(/unknown option "weights".*takes no options/);
   });
 });
 

@@ -16,8 +16,10 @@
  * (it keeps the first input's order) — which the caller bulk-loads into a new skiplist in O(n)
  * (ZSkipList.loadSorted) instead of n random inserts.
  *
- * Costs, for inputs of sizes n1 ≤ … ≤ nk: union O(Σ ni + u log u) for u results; intersection
- * O(n1 · k + r log r); difference O(n1 · k); intersection count O(n1 · k), less with a limit.
+ * Costs, for k inputs of sizes n1 ≤ … ≤ nk: union O(k · Σ ni + u) for u results (each member is
+ * looked up in the inputs after the first one holding it; the run is radix-sorted); intersection
+ * O(k · n1 + r) for r results; difference O(k · n1); intersection count O(k · n1), less with a
+ * limit. Ties of equal scores add a comparison sort of each tie.
  */
 import type { ZSkipList } from "./core.js";
 import { compareMembers } from "./order.js";

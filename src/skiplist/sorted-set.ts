@@ -195,7 +195,8 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * scores of the inputs holding it combined by `aggregate` — computed in Redis's order (smallest
    * input first) with Redis's rules (a NaN product such as `inf · 0` counts as 0; SUM of inf and
    * −inf is 0), so each score equals Redis's to the bit. The inputs are not changed. Costs
-   * O(Σ sizes + u log u) for u members in the result, which is bulk-loaded in one pass.
+   * O(k · Σ sizes + u) for k inputs and u members in the result (radix-sorted by score, then
+   * bulk-loaded in one pass).
    * @throws TypeError when `sets` is not an iterable of SortedSets or an option is malformed;
    *   RangeError for no sets, a weights array of the wrong length, a NaN weight or an unknown
    *   aggregate.
@@ -209,7 +210,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * The intersection of `sets` (ZINTER / ZINTERSTORE): the members in every input, scores combined
    * as in {@link union}, with Redis's one difference: a NaN product (`inf · 0`) from any input but
    * the smallest enters the aggregate as NaN — SUM then resets the running total to 0, MIN and MAX
-   * skip it. O(n1 · k + r log r) for the smallest input's n1 members, k inputs and r results.
+   * skip it. O(k · n1 + r) for the smallest input's n1 members, k inputs and r results.
    * @throws as {@link union}.
    */
   static intersect(sets: Iterable<SortedSet>, options?: CombineOptions): SortedSet {
@@ -221,9 +222,11 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * The members of the first set that are in none of the others, with their scores (ZDIFF /
    * ZDIFFSTORE). O(n1 · k) for the first set's n1 members and k sets; the result is loaded in one
    * pass, already in order.
-   * @throws TypeError when `sets` is not an iterable of SortedSets; RangeError for no sets.
+   * @throws TypeError when `sets` is not an iterable of SortedSets or `options` has any key (ZDIFF
+   *   takes no WEIGHTS or AGGREGATE: they are refused rather than ignored); RangeError for no sets.
    */
-  static diff(sets: Iterable<SortedSet>): SortedSet {
+  static diff(sets: Iterable<SortedSet>, options?: Record<string, never>): SortedSet {
+    checkOptions(WHERE, options, []);
     const [lists] = SortedSet.#inputs("sets", sets, undefined, false);
     return SortedSet.#fromRun(diffRun(lists));
   }
