@@ -528,8 +528,9 @@ const suite: Suite = {
       "**False-positive rate**: measured on keys disjoint from the inserted ones; ratio = measured / target with " +
         "its 95% interval; scalable filters start at n/100 and grow 100×; `reported / measured` is the " +
         "implementation's own FPR estimate over the measured rate (1.0 = honest); RedisBloomFilter's first " +
-        "link runs at target/2 as in RedisBloom (so ≈ 0.5 when it never grows), and its grown chain stays under " +
-        "target by the halving of each next link's error; for BlockedBloomFilter the " +
+        "link runs at target/2 as in RedisBloom (so ≈ 0.5 when it never grows); grown from small links at low " +
+        "targets it exceeds the target, as RedisBloom does (plain double hashing mod M, see docs/bloom.md); " +
+        "for BlockedBloomFilter the " +
         "bits / element over theory is the price of blocking (it is sized by the blocked-filter formula).\n\n" +
         markdownTable(
           [

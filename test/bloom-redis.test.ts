@@ -855,6 +855,18 @@ describe("RedisBloomFilter arguments", () => {
     f.checkInvariants();
   });
 
+  it("a loaded ENTS_IS_BITS chain answers and adds, and refuses to grow with a RangeError", () => {
+    const dump = new RedisBloomFilter({ capacity: 2, errorRate: 0.1 }).dump();
+    dump[0]![1][12]! |= 2; // options 5 → 7
+    const f = RedisBloomFilter.load(dump);
+    expect(f.addAll(["a", "b"])).toEqual([true, true]);
+    expect(() => {
+      for (let i = 0; i < 50; i++) f.add(`n${i}`);
+    }).toThrow(/ENTS_IS_BITS/);
+    expect(f.has("a")).toBe(true);
+    f.checkInvariants();
+  });
+
   it("load refuses what is not a dump with clear errors", () => {
     const dump = new RedisBloomFilter({ capacity: 10 }).dump();
     expect(() => RedisBloomFilter.load([])).toThrow(/no header/);

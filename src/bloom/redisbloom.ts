@@ -39,7 +39,7 @@
  *
  * Costs, for L links and k probes per link: `add`/`has` O(L·k + |item|) with no allocation (`has`
  * stops at the first link that holds the item, a link at its first clear bit); appending a link
- * O(its bytes) to zero its array; `info`/`card` O(L); `dump`/`load`/`checkInvariants`
+ * O(its bytes) to zero its array; `card` O(1); `info`/`checkInvariants` O(L); `dump`/`load`
  * O(L + total bytes).
  */
 import type { Item } from "../hash/element.js";
@@ -308,7 +308,7 @@ export class RedisBloomFilter {
     }
   }
 
-  /** Throws an Error naming the first broken invariant (see the module comment). O(L + total bytes/8). */
+  /** Throws an Error naming the first broken invariant (see the module comment). O(L). */
   checkInvariants(): void {
     const fail = (msg: string): never => {
       throw new Error(`redstruct/${WHERE} invariant: ${msg}`);
