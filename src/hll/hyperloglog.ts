@@ -7,6 +7,8 @@
  * q = 64 − p); a register keeps the largest run it has seen. `count()` reads the register
  * histogram through Ertl's improved estimator (PFCOUNT since Redis 5) or the classic one; see
  * estimators.ts. With p = 14 and the default estimator, registers, counts and blobs are Redis's.
+ * Beyond Redis: the martingale (HIP) estimator, stepped by every register change an add makes
+ * (martingale.ts), and interval bounds (bounds.ts).
  *
  * Memory layout: two representations, like Redis, chosen only by the number of non-zero registers
  * so that equal register contents always have the same representation:
@@ -21,12 +23,15 @@
  * Invariants (checked by {@link HyperLogLog.checkInvariants}): exactly one representation is live;
  * sparse entries are strictly increasing by index, index < m, value in 1..q+1, and their number is
  * at most the promotion limit; dense registers are ≤ q+1, the pad byte is zero, and more than the
- * promotion limit of them are non-zero (so the representation is canonical); a cached estimate
- * equals a fresh one.
+ * promotion limit of them are non-zero (so the representation is canonical) — except at the
+ * always-dense precisions 4..8; a cached estimate equals a fresh one; while the martingale state is
+ * held, its running sum equals Σ_j P(the next element changes register j), its estimate is at least
+ * the number of non-zero registers and its variance is ≥ 0.
  *
  * Costs: `add` O(1) dense, O(log k) search plus an O(k) shift on insert when sparse with k ≤ m/16
  * entries, no allocation in either (except when the sparse array doubles); `count` O(m) (cached
- * until the next change); `merge` O(m); serialization O(m).
+ * until the next change), O(1) for the martingale; `bounds` a count plus ≈ 50 table lookups;
+ * `merge` O(m); serialization O(m).
  */
 import { type Item, murmur64aInto } from "../hash/index.js";
 import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";

@@ -27,9 +27,6 @@
 /** FGRA exponent τ and weights w[2a + b] (w[0] = 1), from minimizing the asymptotic variance. */
 export const FGRA_TAU = 0.8194911359496925;
 const FGRA_W = [1, 0.458457677002462, 0.5964108641512393, 0.21067547376165546];
-/** Asymptotic relative standard errors × √m: Cramér–Rao (ML) and FGRA, from the same model. */
-export const ULL_ML_CONSTANT = 0.7608621;
-export const ULL_FGRA_CONSTANT = 0.782236;
 
 /** The highest level of a register state (0 for empty). */
 const levelOf = (state: number) => state >>> 2;
@@ -182,12 +179,12 @@ export function ullMl(counts: Float64Array, m: number, q: number): number {
 }
 
 /**
- * Standard deviation of an estimate of n from m UltraLogLog registers (q = 64 − p), for
- * `bounds()`: the Cramér–Rao variance m/I(λ) of the Poisson model with the Poisson part n of a fixed
- * count removed (as hllStdDev in estimators.ts), times `factor` (1 for ML; for FGRA the ratio of
- * its asymptotic constant to ML's, 1.028: both estimators are near-exact for small sets). O(q).
+ * Standard deviation of the maximum-likelihood estimate of n from m UltraLogLog registers
+ * (q = 64 − p), for `bounds()`: the Cramér–Rao variance m/I(λ) of the Poisson model with the
+ * Poisson part n of a fixed count removed (as hllStdDev in estimators.ts). Asymptotically
+ * 0.7609·n/√m. O(q).
  */
-export function ullStdDev(n: number, m: number, q: number, factor: number): number {
+export function ullStdDev(n: number, m: number, q: number): number {
   if (!(n > 0)) return 0;
   const l = n / m;
   const rho = (k: number) => (k <= q ? 2 ** -k : 2 ** -q);
@@ -230,7 +227,7 @@ export function ullStdDev(n: number, m: number, q: number, factor: number): numb
       if (p > 0 && Number.isFinite(score)) info += p * score * score;
     }
   }
-  return factor * Math.sqrt(Math.max(0, m / info - n));
+  return Math.sqrt(Math.max(0, m / info - n));
 }
 
 /** E[g | state, λ]: g itself when the state has all three levels real, else over the virtual ones. */

@@ -290,7 +290,7 @@ export class UltraLogLog {
     const sd =
       estimator === "fgra"
         ? tabulated(`ull-fgra-${this.#p}`, m, (n) => fgraStdDev(n, m, q))
-        : tabulated(`ull-ml-${this.#p}`, m, (n) => ullStdDev(n, m, q, 1));
+        : tabulated(`ull-ml-${this.#p}`, m, (n) => ullStdDev(n, m, q));
     return invertedBounds(estimate, z, occupied, m, sd);
   }
 
