@@ -64,8 +64,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: "chromium",
-          // Packaging checks spawn npm and node: they are about Node consumers only.
-          exclude: ["test/package.test.ts"],
+          // Packaging and bundle-size checks spawn npm, node and esbuild: they run on the Node side only.
+          exclude: ["test/package.test.ts", "test/size.test.ts"],
           browser: {
             enabled: true,
             headless: true,

@@ -1,0 +1,81 @@
+/**
+ * Bundle-size budget: each subpath bundled for the browser as a user's bundler would (esbuild, minified,
+ * tree-shaken, honouring `"sideEffects": false`), then gzipped. Three rules:
+ * - murmurhash3js-revisited is reached only through `murmur3_128`: no other bundle contains it;
+ * - no subpath pulls in another structure (only the shared src/hash and src/internal);
+ * - each subpath stays within its gzip budget (about 20 % above its size when the budget was set), and
+ *   so does the smallest useful import, `BloomFilter` alone.
+ * Node-only, like the packaging test: it drives esbuild, which a browser page cannot.
+ */
+import { existsSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+
+const root = new URL("..", import.meta.url).pathname;
+const STRUCTURES = ["hll", "bloom", "skiplist", "dict", "idgen", "cuckoo", "cms", "topk"];
+
+/** Gzipped bytes allowed per subpath. */
+const BUDGET: Record<string, number> = {
+  hash: 7_500,
+  hll: 14_000,
+  bloom: 19_000,
+  skiplist: 11_000,
+  dict: 8_000,
+  idgen: 6_000,
+  cuckoo: 5_500,
+  cms: 4_500,
+  topk: 6_000,
+};
+
+interface Bundle {
+  gzip: number;
+  inputs: string[];
+}
+
+async function bundle(source: string): Promise<Bundle> {
+  const result = await build({
+    stdin: { contents: source, resolveDir: root, loader: "ts" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+  });
+  // The files that contribute code to the output (a module parsed but shaken out contributes 0 bytes).
+  const output = Object.values(result.metafile.outputs)[0]!;
+  const inputs = Object.entries(output.inputs)
+    .filter(([, i]) => i.bytesInOutput > 0)
+    .map(([f]) => f);
+  return { gzip: gzipSync(result.outputFiles[0]!.contents).length, inputs };
+}
+
+const present = STRUCTURES.filter((s) => existsSync(`${root}src/${s}/index.ts`));
+
+describe("bundle sizes", () => {
+  for (const sub of ["hash", ...present]) {
+    it(`redstruct/${sub}: within ${BUDGET[sub]} B gzipped, no other structure, murmurhash3js only for murmur3_128`, async () => {
+      const b = await bundle(`export * from "./src/${sub}/index.ts";`);
+      const others = b.inputs.filter((f) => STRUCTURES.some((s) => s !== sub && f.startsWith(`src/${s}/`)));
+      expect(others).toEqual([]);
+      const murmur3js = b.inputs.some((f) => f.includes("murmurhash3js-revisited"));
+      expect(murmur3js).toBe(sub === "hash");
+      expect(b.gzip).toBeLessThanOrEqual(BUDGET[sub]!);
+    });
+  }
+
+  it("BloomFilter alone: within 7000 B gzipped, without murmurhash3js-revisited", async () => {
+    const b = await bundle(`export { BloomFilter } from "./src/bloom/index.ts";`);
+    expect(b.inputs.some((f) => f.includes("murmurhash3js-revisited"))).toBe(false);
+    expect(b.gzip).toBeLessThanOrEqual(7_000);
+  });
+
+  it("the hash subpath without murmur3_128 leaves murmurhash3js-revisited out", async () => {
+    const b = await bundle(`export { murmur3_32, murmur64a, siphash13 } from "./src/hash/index.ts";`);
+    expect(b.inputs.some((f) => f.includes("murmurhash3js-revisited"))).toBe(false);
+    const withIt = await bundle(`export { murmur3_128 } from "./src/hash/index.ts";`);
+    expect(withIt.inputs.some((f) => f.includes("murmurhash3js-revisited"))).toBe(true);
+  });
+});
