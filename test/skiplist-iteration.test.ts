@@ -264,3 +264,28 @@ describe("SortedSet iteration under mutation", () => {
     zs.checkInvariants();
   });
 });
+
+describe("SortedSet.compact", () => {
+  it("keeps entries, ranks and live iterators, and shrinks the arrays after removals", () => {
+    const zs = new SortedSet({ seed: 8 });
+    for (let i = 0; i < 5000; i++) zs.add(`m${i}`, (i * 7919) % 5003);
+    const it = zs.entries();
+    const first = it.next().value!;
+    for (let i = 0; i < 5000; i += 2) zs.remove(`m${i}`);
+    const before = [...zs];
+    const bytes = zs.arrayBytes;
+    zs.compact();
+    zs.checkInvariants();
+    expect([...zs]).toEqual(before);
+    expect(zs.arrayBytes).toBeLessThan(bytes);
+    before.forEach(([m], k) => {
+      if (k % 50 === 0) expect(zs.rank(m)).toBe(k);
+    });
+    // The iterator began before the removals: it visits the members present throughout, once.
+    const rest = [...it].map(([m]) => m);
+    expect(new Set(rest).size).toBe(rest.length);
+    expect([first[0], ...rest].filter((m) => zs.has(m)).sort()).toEqual(before.map(([m]) => m).sort());
+    zs.add("after", 1);
+    zs.checkInvariants();
+  });
+});

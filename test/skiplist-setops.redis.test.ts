@@ -46,9 +46,9 @@ function expectSame(ours: SortedSetEntry[], theirs: SortedSetEntry[], what: stri
     ours.map((e) => e[0]),
     what,
   ).toEqual(theirs.map((e) => e[0]));
-  ours.forEach((e, i) =>
-    expect(sameScore(e[1], theirs[i]![1]), `${what}: ${e[0]} scored ${e[1]}, Redis ${theirs[i]![1]}`).toBe(true),
-  );
+  ours.forEach((e, i) => {
+    expect(sameScore(e[1], theirs[i]![1]), `${what}: ${e[0]} scored ${e[1]}, Redis ${theirs[i]![1]}`).toBe(true);
+  });
 }
 
 const MEMBERS = ["a", "b", "c", "d", "e", "f", "ab", "😀", "\u{E000}", "中", ""];
@@ -169,7 +169,9 @@ describe("SortedSet set operations against redis-server", () => {
             x === null ? undefined : parseScore(x),
           );
           const ours = zs.scores(asked);
-          ours.forEach((o, k) => expect(sameScore(o, theirs[k]), `ZMSCORE ${asked[k]}`).toBe(true));
+          ours.forEach((o, k) => {
+            expect(sameScore(o, theirs[k]), `ZMSCORE ${asked[k]}`).toBe(true);
+          });
         }
       }),
       { seed: 0x1ac, numRuns: 300 },

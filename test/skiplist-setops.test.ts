@@ -72,7 +72,9 @@ const inputs = fc.array(fc.array(fc.tuple(name, score), { maxLength: 8 }), { min
 /** Bit-exact comparison of entries (distinguishes −0 from 0). */
 function expectSame(ours: SortedSetEntry[], theirs: SortedSetEntry[]): void {
   expect(ours.map((e) => e[0])).toEqual(theirs.map((e) => e[0]));
-  ours.forEach((e, i) => expect(Object.is(e[1], theirs[i]![1]), `${e[0]}: ${e[1]} vs ${theirs[i]![1]}`).toBe(true));
+  ours.forEach((e, i) => {
+    expect(Object.is(e[1], theirs[i]![1]), `${e[0]}: ${e[1]} vs ${theirs[i]![1]}`).toBe(true);
+  });
 }
 
 describe("SortedSet.union / intersect / diff / intersectCard against a model of Redis's rules", () => {
@@ -96,7 +98,9 @@ describe("SortedSet.union / intersect / diff / intersectCard against a model of 
           expectSame([...u], model("union", maps, weights, a));
           expectSame([...n], model("inter", maps, weights, a));
           expect(SortedSet.intersectCard(sets)).toBe(n.size);
-          sets.forEach((s, i) => expect([...s]).toEqual(before[i]));
+          sets.forEach((s, i) => {
+            expect([...s]).toEqual(before[i]);
+          });
         },
       ),
       { seed: 0x5e70, numRuns: 3000 },

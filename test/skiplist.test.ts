@@ -109,7 +109,8 @@ type Op =
   | { t: "rangeByLex" | "countByLex" | "removeByLex"; min: string; max: string; o: Record<string, unknown> }
   | { t: "removeByRank"; a: number; b: number }
   | { t: "popMin" | "popMax"; n: number }
-  | { t: "iterate"; reverse: boolean };
+  | { t: "iterate"; reverse: boolean }
+  | { t: "compact" };
 
 function ops(lexMode: boolean): fc.Arbitrary<Op[]> {
   const s = lexMode ? fc.constant(0) : score;
@@ -148,6 +149,7 @@ function ops(lexMode: boolean): fc.Arbitrary<Op[]> {
       fc.record({ t: fc.constant("removeByRank" as const), a: index, b: index }),
       fc.record({ t: fc.constantFrom("popMin" as const, "popMax" as const), n: fc.integer({ min: 0, max: 3 }) }),
       fc.record({ t: fc.constant("iterate" as const), reverse: fc.boolean() }),
+      fc.constant({ t: "compact" as const }),
     ),
     { maxLength: 80 },
   );
@@ -242,6 +244,9 @@ function apply(zs: SortedSet, model: Model, op: Op): [unknown, unknown] {
     }
     case "iterate":
       return [[...zs.entries({ reverse: op.reverse })], op.reverse ? [...e].reverse() : [...e]];
+    case "compact":
+      zs.compact(); // a memory layout only: every later operation must agree with the model
+      return [[...zs], [...e]];
   }
 }
 

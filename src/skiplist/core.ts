@@ -654,6 +654,39 @@ export class ZSkipList {
     this.tail = NIL;
   }
 
+  /**
+   * Rebuilds the list in a fresh buffer with its nodes laid out in order (a bulk load of its own
+   * entries), so a walk along level 0 reads consecutive memory instead of jumping between the
+   * addresses random inserts left; the buffer shrinks to what the entries use. Node levels are drawn
+   * afresh. Every node address changes. O(n).
+   */
+  relayout(): void {
+    const n = this.length;
+    const members = new Array<string>(n);
+    const scores = new Float64Array(n);
+    let k = 0;
+    for (let x = this.i32[LINKS]!; x !== NIL; x = this.i32[x + LINKS]!) {
+      members[k] = this.memberOf(x);
+      scores[k++] = this.f64[x >> 1]!;
+    }
+    this.index = new Map();
+    this.members = [];
+    const buf = new ArrayBuffer((HEADER_WORDS + CLASSES * 64 + 8 * Math.max(16, n)) * 4);
+    this.f64 = new Float64Array(buf);
+    this.i32 = new Int32Array(buf);
+    this.freeSlots = new Int32Array(16);
+    this.i32[META] = MAX_LEVEL;
+    this.freeBlock.fill(0);
+    this.pageNext.fill(0);
+    this.pageEnd.fill(0);
+    this.freeSlotCount = 0;
+    this.top = HEADER_WORDS;
+    this.length = 0;
+    this.level = 1;
+    this.tail = NIL;
+    this.loadSorted(members, scores, null, n, null);
+  }
+
   /** Bytes held by the typed arrays (not the member strings or the index). */
   arrayBytes(): number {
     return this.i32.byteLength + this.freeSlots.byteLength;

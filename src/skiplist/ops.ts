@@ -42,7 +42,7 @@ export interface Run {
 function combine(target: number, value: number, aggregate: Aggregate): number {
   if (aggregate === "sum") {
     const sum = target + value;
-    return sum !== sum ? 0 : sum; // inf + −inf (or a NaN operand) is 0
+    return Number.isNaN(sum) ? 0 : sum; // inf + −inf (or a NaN operand) is 0
   }
   if (aggregate === "min") return value < target ? value : target;
   return value > target ? value : target;
@@ -146,14 +146,14 @@ export function unionRun(lists: readonly ZSkipList[], weights: readonly number[]
     list.index.forEach((x, member) => {
       if (x === NIL || (s !== 0 && mine[x >> 1] === 1)) return; // a tombstone, or combined already
       let score = w * list.scoreOf(x);
-      if (score !== score) score = 0;
+      if (Number.isNaN(score)) score = 0;
       for (let t = s + 1; t < k; t++) {
         const other = lists[t]!;
         const y = other.find(member);
         if (y === NIL) continue;
         seen[t]![y >> 1] = 1;
         let value = weights[t]! * other.scoreOf(y);
-        if (value !== value) value = 0;
+        if (Number.isNaN(value)) value = 0;
         score = combine(score, value, aggregate);
       }
       members.push(member);
@@ -172,7 +172,7 @@ export function intersectRun(lists: readonly ZSkipList[], weights: readonly numb
   outer: for (let x = first.first(); x !== NIL; x = first.nextOf(x)) {
     const member = first.memberOf(x);
     let score = w0 * first.scoreOf(x);
-    if (score !== score) score = 0;
+    if (Number.isNaN(score)) score = 0;
     for (let s = 1; s < lists.length; s++) {
       const list = lists[s]!;
       const y = list.find(member);

@@ -267,7 +267,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       if (weights.length !== inputs.length) {
         throw rangeError(WHERE, "weights", `Array(${weights.length})`, `one weight per set (${inputs.length})`);
       }
-      weights.forEach((w, i) => checkScore(`weights[${i}]`, w));
+      for (let i = 0; i < weights.length; i++) checkScore(`weights[${i}]`, weights[i]);
     }
     let aggregate: Aggregate = "sum";
     if (o.aggregate !== undefined) {
@@ -745,6 +745,20 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   clear(): void {
     if (this.#cursors.active) this.#cursors.endAll();
     this.#list.clear();
+  }
+
+  /**
+   * Lays the set's nodes out in order in a fresh buffer (no Redis command: a memory layout only —
+   * same entries, same skiplist, levels drawn afresh). A set built by random inserts keeps
+   * consecutive entries at unrelated addresses, so every step of a range or an iteration is a cache
+   * miss; after `compact()` those walks read consecutive memory (a range of 100 at 10^6 entries runs
+   * about 2× faster, see docs/skiplist.md), and the arrays shrink to what the entries use after many
+   * removals. Later inserts go wherever there is room, so a set that keeps changing drifts back;
+   * compact after bulk loading or now and then. Live iterators keep their guarantee. O(n).
+   */
+  compact(): void {
+    if (this.#cursors.active) this.#cursors.detachAll();
+    this.#list.relayout();
   }
 
   // ---------------------------------------------------------------- iteration
