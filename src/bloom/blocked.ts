@@ -187,6 +187,11 @@ export function blockedParameters(capacity: number, errorRate: number, where = W
   };
 }
 
+/**
+ * A cache-blocked Bloom filter: each element sets and tests its bits inside one 64-byte block, so
+ * every `add` and `has` touches one cache line, for a few percent more bits than {@link BloomFilter}
+ * at the same error rate.
+ */
 export class BlockedBloomFilter {
   readonly #words: Uint32Array;
   readonly #blocks: number;

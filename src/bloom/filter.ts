@@ -134,6 +134,11 @@ const P = new Int32Array(MAX_HASHES);
 
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
+/**
+ * A fixed-size Bloom filter: the fastest of the filters, sized for a capacity and an error rate
+ * (or given its raw bits and hash count). Never a false negative; false positives at about the
+ * target rate at capacity. `toBytes()` / `fromBytes()` move it as raw bits plus a small header.
+ */
 export class BloomFilter {
   #words: Uint32Array;
   readonly #bits: number;

@@ -111,6 +111,11 @@ export interface RedisBloomInfo {
   expansion: number | null;
 }
 
+/**
+ * RedisBloom's scalable Bloom filter (BF.*), bit for bit: the same replies, the same BF.INFO and the
+ * same BF.SCANDUMP bytes as RedisBloom 2.4 for the same commands, so a filter moves between Redis and
+ * JavaScript with {@link RedisBloomFilter.dump | dump()} and {@link RedisBloomFilter.load | load()}.
+ */
 export class RedisBloomFilter {
   #links: Link[] = [];
   #items = 0;

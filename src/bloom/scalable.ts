@@ -85,6 +85,12 @@ export interface BloomInfo {
   bits: number;
 }
 
+/**
+ * A Bloom filter that grows with its content: a chain of {@link BloomFilter} links with RedisBloom's
+ * growth rules, each link sized strictly so that the whole chain stays under its error rate however
+ * far it grows. Serialized with redstruct's compact format (for RedisBloom's own, see
+ * {@link RedisBloomFilter}).
+ */
 export class ScalableBloomFilter {
   readonly #capacity: number;
   readonly #errorRate: number;

@@ -61,7 +61,15 @@ export interface CountMinSketchInfo {
  * log₁₀ 0.5⌉ computed in single precision as RedisBloom does (C's `log10f`).
  * @throws RangeError unless 0 < error < 1 and 0 < probability < 1.
  */
-export function cmsDimensions(error: number, probability: number): { width: number; depth: number } {
+export function cmsDimensions(
+  error: number,
+  probability: number,
+): {
+  /** Counters per row: ⌈2 / error⌉. */
+  width: number;
+  /** Rows: ⌈log10(probability) / log10(0.5)⌉ in single precision. */
+  depth: number;
+} {
   if (typeof error !== "number") throw typeError(WHERE, "error", error, "a number in (0, 1)");
   if (!(error > 0 && error < 1)) throw rangeError(WHERE, "error", error, "a number in (0, 1)");
   if (typeof probability !== "number") throw typeError(WHERE, "probability", probability, "a number in (0, 1)");

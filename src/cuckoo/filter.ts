@@ -77,9 +77,11 @@ export interface CuckooFilterInfo {
   items: number;
   /** Deletes since the last compaction. */
   deleted: number;
+  /** Fingerprint slots per bucket. */
   bucketSize: number;
   /** The growth factor as stored (a power of two, or 0). */
   expansion: number;
+  /** Most kicks an add tries before it grows the filter (or fails). */
   maxIterations: number;
 }
 

@@ -134,6 +134,7 @@ export interface DictStats {
   used: [number, number];
   /** Next table-0 bucket to migrate, or -1 when not rehashing. */
   rehashIndex: number;
+  /** Whether a grow or shrink is in progress (entries spread over both tables). */
   rehashing: boolean;
   /** Longest chain over both tables. */
   maxChain: number;
@@ -141,6 +142,7 @@ export interface DictStats {
   nonEmptyBuckets: number;
   /** Entry slots handed out (live + free), and how many of them are free. */
   slots: number;
+  /** Of those, the slots free for reuse. */
   freeSlots: number;
 }
 
@@ -258,6 +260,7 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     return this.#size;
   }
 
+  /** "Dict", as `Object.prototype.toString` reports it. */
   get [Symbol.toStringTag](): string {
     return "Dict";
   }
@@ -938,6 +941,8 @@ export interface DictConstructor {
   ): Dict<K, V>;
   /** Same as `new Dict(entries, options)`, except that `entries` is required. Complexity: O(n). */
   from<E extends readonly [DictKey, unknown]>(entries: Iterable<E>, options?: DictOptions): Dict<E[0], E[1]>;
+  /** Same as `new Dict<K, V>(entries, options)`, except that `entries` is required. Complexity: O(n). */
   from<K extends DictKey, V>(entries: Iterable<readonly [K, V]>, options?: DictOptions): Dict<K, V>;
+  /** The class's prototype, so that `instanceof Dict` narrows to a `Dict`. @hidden */
   readonly prototype: Dict<DictKey, unknown>;
 }

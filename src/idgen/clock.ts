@@ -27,6 +27,7 @@ export type ElapsedClock = () => number;
  * as it was, so later calls succeed once the clock is sane again — and still never repeat an ID.
  */
 export class ClockError extends Error {
+  /** Always "ClockError". */
   override readonly name = "ClockError";
   /** What went wrong: `"backwards"` or `"stalled"`. */
   readonly reason: "backwards" | "stalled";

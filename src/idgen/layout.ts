@@ -52,7 +52,9 @@ export type SnowflakePreset = "twitter" | "discord" | "sonyflake";
 
 /** A preset: a layout and the epoch (Unix milliseconds) that goes with it. */
 export interface SnowflakePresetDefinition {
+  /** Unix milliseconds that timestamp 0 stands for. */
   readonly epoch: number;
+  /** The preset's field widths and order. */
   readonly layout: Required<SnowflakeLayout>;
 }
 

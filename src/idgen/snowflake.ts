@@ -131,8 +131,11 @@ export interface SnowflakeParts {
   timestamp: number;
   /** `timestamp` as a Date. */
   date: Date;
+  /** The datacenter field. */
   datacenterId: number;
+  /** The worker field. */
   workerId: number;
+  /** The ID's position among those minted in its tick (0 for the first). */
   sequence: number;
 }
 
@@ -412,10 +415,12 @@ export class Snowflake {
     return this.#layout.layout;
   }
 
+  /** The datacenter id this generator writes into every ID. */
   get datacenterId(): number {
     return this.#datacenterId;
   }
 
+  /** The worker id this generator writes into every ID. */
   get workerId(): number {
     return this.#workerId;
   }

@@ -192,7 +192,7 @@ export class TimestampCounterId<R extends CounterResult = number> {
     return decodeWith(this.#epochSeconds, id);
   }
 
-  /** As {@link TimestampCounterId.prototype.decode}, given the epoch (default 1640995200). */
+  /** As the instance method `decode`, given the epoch (default 1640995200). */
   static decode(id: bigint | string, options?: { epochSeconds?: number }): TimestampCounterParts {
     const o = checkOptions(WHERE, options, ["epochSeconds"]);
     return decodeWith(checkEpochSeconds(o.epochSeconds), id);

@@ -9,6 +9,7 @@
 
 /** Thrown when serialized input (a Redis blob, a `toBytes()` buffer) is malformed. */
 export class RedstructFormatError extends Error {
+  /** Always "RedstructFormatError", so the class is recognisable across copies of the package. */
   override readonly name = "RedstructFormatError";
 }
 

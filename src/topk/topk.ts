@@ -68,9 +68,13 @@ export interface TopKOptions {
 
 /** What {@link TopK.info} returns: TOPK.INFO's fields. */
 export interface TopKInfo {
+  /** Items the heap keeps. */
   k: number;
+  /** Buckets per row of the HeavyKeeper sketch. */
   width: number;
+  /** Rows of the sketch. */
   depth: number;
+  /** Probability base of a decrement, decay^count. */
   decay: number;
 }
 
