@@ -325,7 +325,7 @@ const suite: Suite = {
           ? [
               {
                 structure: "Snowflake",
-                operation: "next()",
+                operation: "next() (ours waits out a full millisecond; @sapphire/snowflake wraps and repeats IDs)",
                 versus: sapphire.name,
                 ratio: ours("redstruct Snowflake.next()") / sapphire.opsPerSec,
               },
