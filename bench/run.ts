@@ -115,6 +115,9 @@ console.log(
     "throughput of each structure divided by that of the baseline or peer, measured in this run; higher is better.\n",
 );
 console.log(
-  markdownTable(["structure", "operation", "versus", "ratio", "goal"], rows.length > 0 ? rows : [["—", "", "", "", ""]]),
+  markdownTable(
+    ["structure", "operation", "versus", "ratio", "goal"],
+    rows.length > 0 ? rows : [["—", "", "", "", ""]],
+  ),
 );
 console.log(`\nDetails, tables and charts: ${summaryPath}`);
