@@ -219,9 +219,12 @@ export function lineChart(options: {
 /** A dashed rule with its label at `value` on axis `axis` (the goal of a chart). */
 function goalRule(axis: "x" | "y", value: number, label: string): ChartSpec[] {
   const at = { [axis]: { datum: value } };
+  // One-row data of their own: inheriting the chart's data would draw the rule and label once per row.
+  const one = { values: [{}] };
   return [
-    { mark: { type: "rule", strokeDash: [6, 4], color: "#d62728" }, encoding: at },
+    { data: one, mark: { type: "rule", strokeDash: [6, 4], color: "#d62728" }, encoding: at },
     {
+      data: one,
       mark: { type: "text", color: "#d62728", align: "left", dx: 4, dy: -6 },
       encoding: { ...at, text: { value: label } },
     },
