@@ -563,6 +563,7 @@ const suite: Suite = {
 
     const fprChart: ChartSpec = lineChart({
       title: "Bloom filters: measured / target false-positive rate (1.0 = on target)",
+      caption: "at or below the dashed line (1.0) is better: the filter keeps the rate it was built for",
       data: fpr.map((r) => ({ x: r.p, y: r.ratio, series: `${r.impl}, n=${r.n}` })),
       xTitle: "target false-positive rate",
       yTitle: "measured / target",

@@ -173,8 +173,8 @@ export function throughputTable(title: string, rows: Row[]): string {
 }
 
 /** A chart title with its caption: what is measured and which direction is better. */
-function titled(title: string, caption: string | undefined): ChartSpec {
-  return caption ? { text: title, subtitle: caption, subtitleColor: "#555", anchor: "start" } : { text: title };
+function titled(title: string, caption: string): ChartSpec {
+  return { text: title, subtitle: caption, subtitleColor: "#555", anchor: "start" };
 }
 
 /**
@@ -185,7 +185,7 @@ function titled(title: string, caption: string | undefined): ChartSpec {
  */
 export function lineChart(options: {
   title: string;
-  caption?: string;
+  caption: string;
   data: { x: number; y: number; series: string }[];
   xTitle: string;
   yTitle: string;
