@@ -30,6 +30,7 @@ const NIL = 0;
 /** A sorted-set entry: the member and its score. */
 export type SortedSetEntry = [member: string, score: number];
 
+/** Options of {@link SortedSet}'s constructor and {@link SortedSet.from}. */
 export interface SortedSetOptions {
   /**
    * Seed of the PRNG that draws node levels (mulberry32), for reproducible shapes in tests.
@@ -87,6 +88,7 @@ export interface RandomMembersOptions {
 
 export type { Aggregate };
 
+/** The order option of rank, range and iteration methods. */
 export interface ReverseOption {
   /** Highest first (ZREVRANGE / ZREVRANK). */
   reverse?: boolean;
@@ -100,6 +102,7 @@ export interface LimitOptions extends ReverseOption {
   count?: number;
 }
 
+/** Whether the score bounds are exclusive, as `(` marks them in ZRANGEBYSCORE / ZCOUNT. */
 export interface ScoreBoundOptions {
   /** Exclude `min` itself (Redis `(min`). */
   minExclusive?: boolean;
@@ -107,6 +110,7 @@ export interface ScoreBoundOptions {
   maxExclusive?: boolean;
 }
 
+/** Options of {@link SortedSet.rangeByScore}: exclusive bounds, LIMIT and order. */
 export type ScoreRangeOptions = ScoreBoundOptions & LimitOptions;
 
 function checkMember(member: unknown, param = "member"): string {
@@ -151,6 +155,12 @@ function checkCombination(nx: boolean, xx: boolean, gt: boolean, lt: boolean): v
   }
 }
 
+/**
+ * Redis's sorted set: members ordered by (score, member bytes) on a skiplist with spans, beside a
+ * member → score index. ZADD, ZSCORE (O(1)), ZRANK and ranges by rank, score and lex (O(log n + k)),
+ * removals, pops, ZUNION / ZINTER / ZDIFF with Redis's arithmetic, and iteration in order that
+ * survives changes to the set as a `Map`'s does.
+ */
 export class SortedSet implements Iterable<SortedSetEntry> {
   readonly #list: ZSkipList;
   /** Live iterators, told of every change before it is made (see ./iterate.ts). */
