@@ -63,6 +63,17 @@ const environment = {
   mode: full ? "full" : "quick",
 };
 
+/** The summary table's rows: structure, operation, versus, ratio, goal met or not. */
+function headlineRows(list: readonly Headline[]): string[][] {
+  return list.map((h) => [
+    h.structure,
+    h.operation,
+    h.versus,
+    `${h.ratio.toFixed(2)}×`,
+    h.goal === undefined ? "" : `${h.ratio >= h.goal ? "met" : "not met"} (≥ ${h.goal}×)`,
+  ]);
+}
+
 for (const suite of suites) {
   ctx.log(`suite ${suite.name}: ${suite.description}`);
   const t0 = Date.now();
@@ -80,7 +91,13 @@ for (const suite of suites) {
     charts += `\n![${chart.name}](${file})\n`;
   }
   const stamp = `_${environment.date.slice(0, 10)}, Node ${environment.node}, ${environment.cpu}, ${environment.mode} mode, ${seconds.toFixed(0)} s_`;
-  fresh.set(suite.name, `## ${suite.name}\n\n${suite.description}\n\n${stamp}\n\n${report.markdown}\n${charts}\n`);
+  const summary = report.headlines?.length
+    ? `**Headline ratios** (higher is better)\n\n${markdownTable(["structure", "operation", "versus", "ratio", "goal"], headlineRows(report.headlines))}\n\n`
+    : "";
+  fresh.set(
+    suite.name,
+    `## ${suite.name}\n\n${suite.description}\n\n${stamp}\n\n${summary}${report.markdown}\n${charts}\n`,
+  );
   ctx.log(`suite ${suite.name} done in ${seconds.toFixed(0)} s`);
 }
 
@@ -103,13 +120,7 @@ writeFileSync(
 ctx.log(`wrote ${summaryPath}`);
 
 // What the user ran it for: each structure against its baseline and best peer, from this run.
-const rows = headlines.map((h) => [
-  h.structure,
-  h.operation,
-  h.versus,
-  `${h.ratio.toFixed(2)}×`,
-  h.goal === undefined ? "" : `${h.ratio >= h.goal ? "met" : "not met"} (≥ ${h.goal}×)`,
-]);
+const rows = headlineRows(headlines);
 console.log(
   `\nSummary (${environment.mode} mode, ${environment.node}, ${environment.cpu}, ${((Date.now() - started) / 1000).toFixed(0)} s): ` +
     "throughput of each structure divided by that of the baseline or peer, measured in this run; higher is better.\n",
