@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 /**
  * Every relative link in README.md and docs/*.md lands where it says: the file exists, and a
  * `#fragment` names a heading of that file (GitHub's anchor rules: lower case, punctuation dropped,

@@ -39,7 +39,7 @@ import { checkInstance, checkIterable, checkOptions } from "../internal/options.
 import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated } from "./bounds.js";
 import { classicEstimate, ertlEstimate, hllStdDev } from "./estimators.js";
 import { Martingale } from "./martingale.js";
-import { decodeRedis, encodeRedisDense, encodeRedisSparse, REDIS_PRECISION } from "./redis.js";
+import { decodeRedis, encodeRedisDense, encodeRedisSparse, hashRun, REDIS_PRECISION } from "./redis.js";
 import { decodeBytes, encodeDense, encodeSparse } from "./serialize.js";
 
 /**
@@ -266,12 +266,7 @@ export class HyperLogLog {
   #addHashed(low: number, high: number): boolean {
     const p = this.#p;
     const index = low & (this.#m - 1);
-    // Run = trailing zeros of (hash >> p) with a sentinel bit at 64 − p, plus one, on 32-bit halves.
-    const rest = low >>> p;
-    let run: number;
-    if (rest !== 0) run = 32 - Math.clz32(rest & -rest);
-    else if (high !== 0) run = 64 - p - Math.clz32(high & -high);
-    else run = this.#maxRun;
+    const run = hashRun(low, high, p);
     const d = this.#dense;
     if (d !== null) {
       const bit = index * 6;

@@ -21,6 +21,18 @@ import { formatError } from "../internal/errors.js";
 
 const WHERE = "HyperLogLog";
 
+/**
+ * The run a 64-bit hash (`low`, `high` halves) contributes at precision `p`, as Redis computes it
+ * (hllPatLen): the trailing zeros of `hash >> p` with a sentinel bit at 64 − p, plus one, so
+ * 1..65 − p. The register index is the hash's low `p` bits. HyperLogLog and UltraLogLog both take it.
+ */
+export function hashRun(low: number, high: number, p: number): number {
+  const rest = low >>> p;
+  if (rest !== 0) return 32 - Math.clz32(rest & -rest);
+  if (high !== 0) return 64 - p - Math.clz32(high & -high);
+  return 65 - p;
+}
+
 /** Redis's fixed precision and register count. */
 export const REDIS_PRECISION = 14;
 export const REDIS_REGISTERS = 1 << REDIS_PRECISION;

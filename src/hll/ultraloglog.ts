@@ -30,6 +30,7 @@ import { checkInstance, checkIterable, checkOptions } from "../internal/options.
 import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated } from "./bounds.js";
 import { halvesError } from "./hyperloglog.js";
 import { Martingale } from "./martingale.js";
+import { hashRun } from "./redis.js";
 import { fgraStdDev, ullFgra, ullMl, ullStdDev } from "./ull-estimators.js";
 
 /** How {@link UltraLogLog.count} turns registers into a number. */
@@ -205,11 +206,7 @@ export class UltraLogLog {
   #addHashed(low: number, high: number): boolean {
     const p = this.#p;
     const index = low & (this.#m - 1);
-    const rest = low >>> p;
-    let run: number;
-    if (rest !== 0) run = 32 - Math.clz32(rest & -rest);
-    else if (high !== 0) run = 64 - p - Math.clz32(high & -high);
-    else run = 65 - p;
+    const run = hashRun(low, high, p);
     const regs = this.#regs;
     const old = regs[index]!;
     // The register's state after also seeing `run`. A longer run slides the window of seen runs
