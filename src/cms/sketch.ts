@@ -93,6 +93,8 @@ export class CountMinSketch {
   /** Rows (independent hashes). */
   readonly depth: number;
   #counters: Uint32Array;
+  /** Scratch: the item's counter in each row, written by #locate (so no call allocates). */
+  readonly #cells: Int32Array;
   #countLo = 0; // total count, low 32 bits (unsigned)
   #countHi = 0; // total count, high 32 bits (unsigned; the sign is bit 31)
 
@@ -108,6 +110,7 @@ export class CountMinSketch {
     }
     this.width = width;
     this.depth = depth;
+    this.#cells = new Int32Array(depth);
     this.#counters = new Uint32Array(width * depth);
   }
 
@@ -130,6 +133,27 @@ export class CountMinSketch {
   }
 
   // --- counting -------------------------------------------------------------------------------
+
+  /**
+   * The item's counter in each row — row i hashes with MurmurHash2 seeded i, mod width — into
+   * #cells. A non-ASCII string is encoded once, at the first row that needs its bytes.
+   */
+  #locate(src: Source): Int32Array {
+    const cells = this.#cells;
+    const width = this.width;
+    let bytes: Source = src;
+    let len = src.length;
+    for (let i = 0; i < cells.length; i++) {
+      let h = murmur2Source(bytes, len, i);
+      if (h < 0) {
+        len = encodeScratch(src as string);
+        bytes = scratchBytes();
+        h = murmur2Source(bytes, len, i);
+      }
+      cells[i] = i * width + (h % width);
+    }
+    return cells;
+  }
 
   /**
    * CMS.INCRBY: adds `n` to the item's counter in every row and returns the new estimate (the minimum
@@ -158,18 +182,10 @@ export class CountMinSketch {
       throw typeError(WHERE, "n", n, "a safe integer ≥ 0 or a bigint");
     }
     const counters = this.#counters;
-    const width = this.width;
+    const cells = this.#locate(src);
     let min = CMS_SATURATED;
-    let bytes: Source = src;
-    let len = src.length;
-    for (let i = 0; i < this.depth; i++) {
-      let h = murmur2Source(bytes, len, i);
-      if (h < 0) {
-        len = encodeScratch(src as string);
-        bytes = scratchBytes();
-        h = murmur2Source(bytes, len, i);
-      }
-      const at = i * width + (h % width);
+    for (let i = 0; i < cells.length; i++) {
+      const at = cells[i]!;
       // c + n ≥ 2^32 is exactly when RedisBloom's uint32 sum wraps below the increment: saturate.
       const c = Math.min(counters[at]! + add, CMS_SATURATED);
       counters[at] = c;
@@ -183,20 +199,11 @@ export class CountMinSketch {
    * (unless a counter saturated at 2^32 − 1). O(depth · |item|), no allocation.
    */
   query(value: Item): number {
-    const src = sourceOf(value);
     const counters = this.#counters;
-    const width = this.width;
+    const cells = this.#locate(sourceOf(value));
     let min = CMS_SATURATED;
-    let bytes: Source = src;
-    let len = src.length;
-    for (let i = 0; i < this.depth; i++) {
-      let h = murmur2Source(bytes, len, i);
-      if (h < 0) {
-        len = encodeScratch(src as string);
-        bytes = scratchBytes();
-        h = murmur2Source(bytes, len, i);
-      }
-      const c = counters[i * width + (h % width)]!;
+    for (let i = 0; i < cells.length; i++) {
+      const c = counters[cells[i]!]!;
       if (c < min) min = c;
     }
     return min;
