@@ -105,6 +105,14 @@ describe("the packed tarball", () => {
     }
   });
 
+  it("ships no @internal member in its declarations (stripInternal)", () => {
+    const dist = join(work, "consumer", "node_modules", "redstruct", "dist");
+    const leaks = (readdirSync(dist, { recursive: true }) as string[])
+      .filter((f) => f.endsWith(".d.ts") && readFileSync(join(dist, f), "utf8").includes("@internal"))
+      .sort();
+    expect(leaks).toEqual([]);
+  });
+
   it("passes publint", () => {
     const out = run(process.execPath, [join(root, "node_modules/publint/src/cli.js"), "--strict", root], root);
     expect(out).not.toMatch(/error|warning/i);
