@@ -85,7 +85,9 @@ enum op {
   select = 0x1b,
   i32GeU = 0x4f,
   i32Shl = 0x74,
+  i64LtS = 0x53,
   i64LtU = 0x54,
+  i64GeS = 0x59,
   i64GeU = 0x5a,
   i32Add = 0x6a,
   i32Mul = 0x6c,
@@ -100,6 +102,7 @@ enum op {
   i64ShrU = 0x88,
   i64ExtendI32U = 0xad,
   i64TruncF64U = 0xb1,
+  f64ConvertI64S = 0xb9,
   f64ConvertI64U = 0xba,
 }
 const VOID = 0x40;
@@ -163,8 +166,11 @@ const remBody = [
 
 /**
  * positions(k: i32, m: f64, w: f64): float64 positions at POSITIONS. Locals: mm, ww, x, b, r, step,
- * t (i64), p, end, wrapped (i32). r tracks (h1 + i·h2 mod 2^64) mod m: r += step, minus m past m; on a wrap of
- * x (the new x below the old) minus w, plus m if that went below 0 — all with `select`.
+ * t (i64), p, end, wrapped (i32). r tracks (h1 + i·h2 mod 2^64) mod m: each step adds step − w when
+ * x wraps (the new x below the old), else step, and brings the sum, in (−m, 2m), back into [0, m)
+ * with one signed correction — all with `select`. The wrap test and step − w stay off r's chain of
+ * dependent instructions, which is the loop's latency; r < m < 2^53 converts to f64 as a signed
+ * integer (one instruction, where an unsigned conversion is several).
  */
 // biome-ignore format: as above
 const positionsBody = [
@@ -177,19 +183,16 @@ const positionsBody = [
   op.get, 0, op.i32Const, 3, op.i32Shl, op.i32Add, op.set, 11, // end = p + 8k
   op.block, VOID,
   op.loop, VOID,
-  op.get, 10, op.get, 7, op.f64ConvertI64U, op.f64Store, ...mem(0), // store r
+  op.get, 10, op.get, 7, op.f64ConvertI64S, op.f64Store, ...mem(0), // store r
   op.get, 10, op.i32Const, 8, op.i32Add, op.tee, 10, op.get, 11, op.i32GeU, op.brIf, 1,
-  // r += step; r = r ≥ mm ? r − mm : r
-  op.get, 7, op.get, 8, op.i64Add, op.set, 7,
-  op.get, 7, op.get, 3, op.i64Sub, op.get, 7, op.get, 7, op.get, 3, op.i64GeU, op.select, op.set, 7,
-  // x' = x + b; t = x' < x ? ww : 0; x = x'
+  // x' = x + b; wrapped = x' < x; x = x'
   op.get, 5, op.get, 6, op.i64Add, op.tee, 9, op.get, 5, op.i64LtU, op.set, 12,
   op.get, 9, op.set, 5,
-  op.get, 4, op.i64Const, 0, op.get, 12, op.select, op.set, 9, // t (reusing the local)
-  // r = r < t ? r − t + mm : r − t
-  op.get, 7, op.get, 9, op.i64Sub, op.get, 3, op.i64Add,
-  op.get, 7, op.get, 9, op.i64Sub,
-  op.get, 7, op.get, 9, op.i64LtU, op.select, op.set, 7,
+  // r += step − (wrapped ? ww : 0), now in (−mm, 2·mm): one correction, signed (mm < 2^53)
+  op.get, 7, op.get, 8, op.get, 4, op.i64Const, 0, op.get, 12, op.select, op.i64Sub, op.i64Add, op.set, 7,
+  op.get, 7, op.get, 3, op.i64Sub,
+  op.get, 7, op.get, 3, op.i64Add, op.get, 7, op.get, 7, op.i64Const, 0, op.i64LtS, op.select,
+  op.get, 7, op.get, 3, op.i64GeS, op.select, op.set, 7,
   op.br, 0,
   op.end,
   op.end,
