@@ -48,6 +48,7 @@ import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 import { checkErrorRate } from "./params.js";
 import { type ChainParts, dumpChain, loadChain } from "./redisbloom-dump.js";
 import {
+  contains,
   FORCE64,
   hashItem,
   KNOWN_OPTIONS,
@@ -174,13 +175,13 @@ export class RedisBloomFilter {
     const links = this.#links;
     const top = links.length - 1;
     hashItem(item, (this.#options & FORCE64) !== 0);
-    for (let i = top - 1; i >= 0; i--) if (probe(links[i]!, false)) return false;
+    for (let i = top - 1; i >= 0; i--) if (contains(links[i]!)) return false;
     let last = links[top]!;
     if (last.items < last.entries) {
       // Room in the newest link: setting its bits is also its membership test.
       if (probe(last, true)) return false;
     } else {
-      if (probe(last, false)) return false;
+      if (contains(last)) return false;
       if (this.#options & NO_SCALING) {
         throw new RangeError(
           `redstruct/${WHERE}: the filter is full (non-scaling, capacity ${last.entries}); ` +
@@ -220,7 +221,7 @@ export class RedisBloomFilter {
   has(item: Item): boolean {
     const links = this.#links;
     hashItem(item, (this.#options & FORCE64) !== 0);
-    for (let i = links.length - 1; i >= 0; i--) if (probe(links[i]!, false)) return true;
+    for (let i = links.length - 1; i >= 0; i--) if (contains(links[i]!)) return true;
     return false;
   }
 
