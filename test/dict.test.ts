@@ -516,7 +516,12 @@ describe("Dict: Map compatibility", () => {
     );
     // A callback that sets the key itself is overwritten, as Map does; it never receives the stored bytes.
     const e = new Dict<string | Uint8Array, number>();
-    expect(e.getOrInsertComputed("k", (k) => (e.set(k, 1), 2))).toBe(2);
+    expect(
+      e.getOrInsertComputed("k", (k) => {
+        e.set(k, 1);
+        return 2;
+      }),
+    ).toBe(2);
     expect(e.get("k")).toBe(2);
     const bytes = Uint8Array.from([1, 2]);
     e.getOrInsertComputed(bytes, (k) => {
