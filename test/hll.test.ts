@@ -3,22 +3,11 @@ import { describe, expect, it } from "vitest";
 import { murmur64a } from "../src/hash/index.js";
 import { HyperLogLog } from "../src/hll/index.js";
 import { RedstructFormatError } from "../src/internal/errors.js";
+import { indexAndRun } from "./support/hll-model.js";
 
 // ---------------------------------------------------------------------------------------------
 // Independent references, written from the algorithm's description with BigInt and plain arrays.
 // ---------------------------------------------------------------------------------------------
-
-/** Register index and run of a 64-bit hash at precision p, straight from Redis's C. */
-function indexAndRun(h: bigint, p: number): [number, number] {
-  const index = Number(h & ((1n << BigInt(p)) - 1n));
-  let rest = (h >> BigInt(p)) | (1n << BigInt(64 - p));
-  let run = 1;
-  while ((rest & 1n) === 0n) {
-    rest >>= 1n;
-    run++;
-  }
-  return [index, run];
-}
 
 /** A sketch as a plain array of registers. */
 class ModelHll {

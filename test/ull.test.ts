@@ -7,20 +7,9 @@ import { HyperLogLog, UltraLogLog } from "../src/hll/index.js";
 import { RedstructFormatError } from "../src/internal/errors.js";
 import { mulberry32 } from "../src/internal/random.js";
 import { corrupted } from "./support/fuzz.js";
+import { indexAndRun } from "./support/hll-model.js";
 
 const distinct = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}:${i}`);
-
-/** Register index and run of a 64-bit hash at precision p, as in Redis's HyperLogLog. */
-function indexAndRun(h: bigint, p: number): [number, number] {
-  const index = Number(h & ((1n << BigInt(p)) - 1n));
-  let rest = (h >> BigInt(p)) | (1n << BigInt(64 - p));
-  let run = 1;
-  while ((rest & 1n) === 0n) {
-    rest >>= 1n;
-    run++;
-  }
-  return [index, run];
-}
 
 /** The model: each register as the set of runs it has seen; its state keeps the top three. */
 class ModelUll {
