@@ -642,6 +642,11 @@ export class ZSkipList {
     } else {
       this.i32.fill(0, 0, this.top);
     }
+    this.resetEmpty();
+  }
+
+  /** The bookkeeping of an empty list over a zeroed buffer: no free blocks, pages or nodes. */
+  private resetEmpty(): void {
     this.freeSlots = new Int32Array(16);
     this.i32[META] = MAX_LEVEL;
     this.freeBlock.fill(0);
@@ -674,16 +679,7 @@ export class ZSkipList {
     const buf = new ArrayBuffer((HEADER_WORDS + CLASSES * 64 + 8 * Math.max(16, n)) * 4);
     this.f64 = new Float64Array(buf);
     this.i32 = new Int32Array(buf);
-    this.freeSlots = new Int32Array(16);
-    this.i32[META] = MAX_LEVEL;
-    this.freeBlock.fill(0);
-    this.pageNext.fill(0);
-    this.pageEnd.fill(0);
-    this.freeSlotCount = 0;
-    this.top = HEADER_WORDS;
-    this.length = 0;
-    this.level = 1;
-    this.tail = NIL;
+    this.resetEmpty();
     this.loadSorted(members, scores, null, n, null);
   }
 
