@@ -104,14 +104,15 @@ function settle(): void {
   heapUsed();
 }
 
-async function throughput(ctx: BenchContext, n: number) {
-  const p = 0.01;
-  const batch = 1000;
-  const pool = distinctStrings(n, 11, "url:");
-  const absent = distinctStrings(n, 12, "miss:");
-
-  // add: the next `batch` keys of the pool (`size` at a time); a fresh structure each time the pool
-  // is exhausted. Every task runs its own compiled loop (ownLoop), so call sites stay monomorphic.
+/**
+ * The task shapes of both throughput comparisons. `addTask(make, size)`: each call adds the next
+ * `size` keys of `pool`, on a fresh structure each time the pool is exhausted. `hasTask(target)`:
+ * each call queries the next `batch` of half members, half non-members (`pool` and `absent`
+ * interleaved). `filled(s)`: `s` holding the whole pool. Every task runs its own compiled loop
+ * (ownLoop), so call sites stay monomorphic.
+ */
+function taskShapes(pool: readonly string[], absent: readonly string[], batch: number) {
+  const n = pool.length;
   const addTask = (make: () => { add(k: string): unknown }, size = batch) => {
     const loop = ownLoop<unknown, string>("if (t.add(k[i])) s++;");
     let target = make();
@@ -125,6 +126,33 @@ async function throughput(ctx: BenchContext, n: number) {
       cursor += size;
     };
   };
+  const queries: string[] = [];
+  for (let i = 0; i < n; i++) queries.push(pool[i]!, absent[i]!);
+  const hasTask = (target: unknown, method = "has") => {
+    const loop = ownLoop<unknown, string>(`if (t.${method}(k[i])) s++;`);
+    let cursor = 0;
+    let sink = 0;
+    return () => {
+      if (cursor + batch > queries.length) cursor = 0;
+      sink += loop(target, queries, cursor, batch);
+      cursor += batch;
+      return sink;
+    };
+  };
+  const filled = <T extends { add(k: string): unknown }>(s: T) => {
+    for (const k of pool) s.add(k);
+    return s;
+  };
+  return { addTask, hasTask, filled };
+}
+
+async function throughput(ctx: BenchContext, n: number) {
+  const p = 0.01;
+  const batch = 1000;
+  const pool = distinctStrings(n, 11, "url:");
+  const absent = distinctStrings(n, 12, "miss:");
+
+  const { addTask, hasTask, filled } = taskShapes(pool, absent, batch);
   const ours = () => new BloomFilter({ capacity: n, errorRate: p });
   const oursBlocked = () => new BlockedBloomFilter({ capacity: n, errorRate: p });
   const oursScalable = () => new ScalableBloomFilter({ capacity: n, errorRate: p });
@@ -160,24 +188,6 @@ async function throughput(ctx: BenchContext, n: number) {
   );
   for (const r of slowAddRows) if (!r.name.startsWith("bloomfilter")) addRows.push(r);
 
-  // has: half members, half non-members, interleaved, on structures holding the whole pool.
-  const queries: string[] = [];
-  for (let i = 0; i < n; i++) queries.push(pool[i]!, absent[i]!);
-  const filled = <T extends { add(k: string): unknown }>(s: T) => {
-    for (const k of pool) s.add(k);
-    return s;
-  };
-  const hasTask = (target: unknown, method = "has") => {
-    const loop = ownLoop<unknown, string>(`if (t.${method}(k[i])) s++;`);
-    let cursor = 0;
-    let sink = 0;
-    return () => {
-      if (cursor + batch > queries.length) cursor = 0;
-      sink += loop(target, queries, cursor, batch);
-      cursor += batch;
-      return sink;
-    };
-  };
   const set = filled(new Set<string>());
   const f1 = filled(ours());
   const f2 = filled(oursScalable());
@@ -217,43 +227,14 @@ const longKeys = (n: number, seed: number) => distinctStrings(n, seed, "https://
 /**
  * RedisBloomFilter (two MurmurHash64A passes per item, RedisBloom's positions) against bloomfilter
  * 1.1.0 and redstruct's BloomFilter at `n` keys of ~40 characters, 1 % target: add of fresh keys
- * into a filter filling from empty, and has with 50 % members. Same task shapes as {@link throughput}.
+ * into a filter filling from empty, and has with 50 % members. Same task shapes as {@link throughput} ({@link taskShapes}).
  */
 async function redisThroughput(ctx: BenchContext, n: number) {
   const p = 0.01;
   const batch = 1000;
   const pool = longKeys(n, 21);
   const absent = longKeys(n, 22).map((k) => `${k}!`);
-  const addTask = (make: () => { add(k: string): unknown }) => {
-    const loop = ownLoop<unknown, string>("if (t.add(k[i])) s++;");
-    let target = make();
-    let cursor = 0;
-    return () => {
-      if (cursor + batch > n) {
-        target = make();
-        cursor = 0;
-      }
-      loop(target, pool, cursor, batch);
-      cursor += batch;
-    };
-  };
-  const queries: string[] = [];
-  for (let i = 0; i < n; i++) queries.push(pool[i]!, absent[i]!);
-  const hasTask = (target: unknown, method = "has") => {
-    const loop = ownLoop<unknown, string>(`if (t.${method}(k[i])) s++;`);
-    let cursor = 0;
-    let sink = 0;
-    return () => {
-      if (cursor + batch > queries.length) cursor = 0;
-      sink += loop(target, queries, cursor, batch);
-      cursor += batch;
-      return sink;
-    };
-  };
-  const filled = <T extends { add(k: string): unknown }>(s: T) => {
-    for (const k of pool) s.add(k);
-    return s;
-  };
+  const { addTask, hasTask, filled } = taskShapes(pool, absent, batch);
   const redis = () => new RedisBloomFilter({ capacity: n, errorRate: p });
   const ours = () => new BloomFilter({ capacity: n, errorRate: p });
   const jd = () => JdBloomFilter.withTargetError(n, p);
