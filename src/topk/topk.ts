@@ -101,6 +101,7 @@ export class TopK {
   #count: Uint32Array;
   #table: Float64Array;
   #pos: Int32Array; // scratch: the item's bucket in each row
+  #nonAscii = false; // set by #prepare: the last item was a string hashed from its UTF-8 re-encoding
   #hCount: Uint32Array;
   #hFp: Uint32Array;
   #hBytes: (Uint8Array | null)[];
@@ -170,18 +171,11 @@ export class TopK {
 
   #incr(value: Item, n: number): string | null {
     const src = sourceOf(value);
-    let bytes: Source = src;
-    let len = src.length;
-    let fp = murmur2Source(bytes, len, FINGERPRINT_SEED);
-    if (fp < 0) {
-      len = encodeScratch(src as string);
-      bytes = scratchBytes();
-      fp = murmur2Source(bytes, len, FINGERPRINT_SEED);
-    }
-    const width = this.width;
-    const pos = this.#pos;
     // Every row's bucket before any draw: a user `random` may itself hash (and reuse the scratch).
-    for (let i = 0; i < this.depth; i++) pos[i] = i * width + (murmur2Source(bytes, len, i) % width);
+    const fp = this.#prepare(src);
+    const nonAscii = this.#nonAscii;
+    let len = src.length;
+    const pos = this.#pos;
     const fps = this.#fp;
     const counts = this.#count;
     const table = this.#table;
@@ -218,8 +212,8 @@ export class TopK {
     if (maxCount < heapMin) return null;
     // A non-ASCII string is compared as its UTF-8 bytes, re-encoded: `random` may have used the scratch.
     let cmp: Source = src;
-    if (typeof src === "string" && typeof bytes !== "string") {
-      len = encodeScratch(src);
+    if (nonAscii) {
+      len = encodeScratch(src as string);
       cmp = scratchBytes();
     }
     const slot = this.#find(fp, typeof value === "string" ? value : null, cmp, len);
@@ -229,7 +223,7 @@ export class TopK {
       return null;
     }
     const expelled = this.#hName[0]!;
-    const own = typeof src === "string" ? (typeof bytes === "string" ? src : null) : null;
+    const own = typeof src === "string" && !nonAscii ? src : null;
     const copy = typeof src !== "string" ? src.slice(0, len) : own !== null ? utf8(src) : scratchBytes().slice(0, len);
     this.#hCount[0] = maxCount;
     this.#hFp[0] = fp;
@@ -328,12 +322,16 @@ export class TopK {
     return res;
   }
 
-  /** Fills #pos with the item's buckets and returns its fingerprint. */
+  /**
+   * Fills #pos with the item's buckets and returns its fingerprint; #nonAscii tells whether the item
+   * was a string hashed from its re-encoded UTF-8 bytes (the scratch buffer) rather than in place.
+   */
   #prepare(value: Item): number {
     const src = sourceOf(value);
     let bytes: Source = src;
     let len = src.length;
     let fp = murmur2Source(bytes, len, FINGERPRINT_SEED);
+    this.#nonAscii = fp < 0;
     if (fp < 0) {
       len = encodeScratch(src as string);
       bytes = scratchBytes();
