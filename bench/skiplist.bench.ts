@@ -430,9 +430,9 @@ async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
     ctx,
     `delete + re-insert, n=${n}`,
     contenders(ctx, {
-      "redstruct remove + add": () => {
+      "redstruct delete + add": () => {
         for (let i = 0; i < CHURN; i++) {
-          ours.remove(mem(i));
+          ours.delete(mem(i));
           ours.add(mem(i), key(i));
         }
       },

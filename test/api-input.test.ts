@@ -137,8 +137,8 @@ const OPTIONS: OptionsEntry[] = [
     optional: true,
   },
   {
-    name: "zs.removeRangeByScore",
-    call: (o) => zs().removeRangeByScore(0, 10, o as never),
+    name: "zs.deleteRangeByScore",
+    call: (o) => zs().deleteRangeByScore(0, 10, o as never),
     base: { maxExclusive: true },
     flags: ["minExclusive", "maxExclusive"],
     optional: true,

@@ -59,8 +59,8 @@ const TAKES_OPTIONS: { name: string; call: AnyFn; keys: string[]; flags: string[
     flags: ["minExclusive", "maxExclusive"],
   },
   {
-    name: "removeRangeByScore",
-    call: (zs, o) => zs.removeRangeByScore(0, 10, o as never),
+    name: "deleteRangeByScore",
+    call: (zs, o) => zs.deleteRangeByScore(0, 10, o as never),
     keys: ["minExclusive", "maxExclusive"],
     flags: ["minExclusive", "maxExclusive"],
   },
@@ -211,14 +211,14 @@ describe("SortedSet memory follows use", () => {
       fc.property(fc.integer({ min: 0, max: 2 ** 26 }), fc.nat({ max: 3000 }), fc.nat(), (capacity, n, seed) => {
         const zs = new SortedSet({ capacity, seed });
         // At most 2^16 entries' worth up front (≈ 2.2 MiB with the free-slot stack and header).
-        expect(zs.arrayBytes).toBeLessThanOrEqual(2.2 * 2 ** 20);
+        expect(zs.byteLength).toBeLessThanOrEqual(2.2 * 2 ** 20);
         for (let i = 0; i < n; i++) zs.add(`m${i}`, i % 7);
         // Growth by doubling: at most ≈ 2 × 36 bytes per entry above the initial buffer.
-        expect(zs.arrayBytes).toBeLessThanOrEqual(2.2 * 2 ** 20 + 80 * n);
-        const initial = new SortedSet({ capacity, seed }).arrayBytes;
+        expect(zs.byteLength).toBeLessThanOrEqual(2.2 * 2 ** 20 + 80 * n);
+        const initial = new SortedSet({ capacity, seed }).byteLength;
         zs.clear();
         expect(zs.size).toBe(0);
-        expect(zs.arrayBytes).toBeLessThanOrEqual(initial);
+        expect(zs.byteLength).toBeLessThanOrEqual(initial);
         zs.checkInvariants();
         zs.add("again", 1);
         zs.checkInvariants();
@@ -255,7 +255,7 @@ describe("SortedSet: no raw engine message from any public call", () => {
   const METHODS: [string, (zs: SortedSet, a: unknown[]) => unknown][] = [
     ["add", (zs, a) => zs.add(a[0] as never, a[1] as never, a[2] as never)],
     ["incrBy", (zs, a) => zs.incrBy(a[0] as never, a[1] as never)],
-    ["remove", (zs, a) => zs.remove(a[0] as never)],
+    ["delete", (zs, a) => zs.delete(a[0] as never)],
     ["has", (zs, a) => zs.has(a[0] as never)],
     ["score", (zs, a) => zs.score(a[0] as never)],
     ["rank", (zs, a) => zs.rank(a[0] as never, a[1] as never)],
@@ -265,9 +265,9 @@ describe("SortedSet: no raw engine message from any public call", () => {
     ["rangeByLex", (zs, a) => zs.rangeByLex(a[0] as never, a[1] as never, a[2] as never)],
     ["countByScore", (zs, a) => zs.countByScore(a[0] as never, a[1] as never, a[2] as never)],
     ["countByLex", (zs, a) => zs.countByLex(a[0] as never, a[1] as never)],
-    ["removeRangeByRank", (zs, a) => zs.removeRangeByRank(a[0] as never, a[1] as never)],
-    ["removeRangeByScore", (zs, a) => zs.removeRangeByScore(a[0] as never, a[1] as never, a[2] as never)],
-    ["removeRangeByLex", (zs, a) => zs.removeRangeByLex(a[0] as never, a[1] as never)],
+    ["deleteRangeByRank", (zs, a) => zs.deleteRangeByRank(a[0] as never, a[1] as never)],
+    ["deleteRangeByScore", (zs, a) => zs.deleteRangeByScore(a[0] as never, a[1] as never, a[2] as never)],
+    ["deleteRangeByLex", (zs, a) => zs.deleteRangeByLex(a[0] as never, a[1] as never)],
     ["popMin", (zs, a) => zs.popMin(a[0] as never)],
     ["popMax", (zs, a) => zs.popMax(a[0] as never)],
     ["entries", (zs, a) => [...zs.entries(a[0] as never)]],

@@ -15,9 +15,9 @@ type Op =
   | { t: "step"; which: number; times: number }
   | { t: "add"; m: string; s: number; gt: boolean }
   | { t: "incrBy"; m: string; d: number }
-  | { t: "remove"; m: string }
+  | { t: "delete"; m: string }
   | { t: "pop"; max: boolean; n: number }
-  | { t: "removeRange"; a: number; b: number }
+  | { t: "deleteRange"; a: number; b: number }
   | { t: "clear" };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -32,7 +32,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 3, arbitrary: fc.record({ t: fc.constant("add" as const), m: name, s: score, gt: fc.boolean() }) },
   { weight: 3, arbitrary: fc.record({ t: fc.constant("incrBy" as const), m: name, d: score }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant("remove" as const), m: name }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant("delete" as const), m: name }) },
   {
     weight: 1,
     arbitrary: fc.record({ t: fc.constant("pop" as const), max: fc.boolean(), n: fc.integer({ min: 0, max: 2 }) }),
@@ -40,7 +40,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.record({
-      t: fc.constant("removeRange" as const),
+      t: fc.constant("deleteRange" as const),
       a: fc.integer({ min: -3, max: 3 }),
       b: fc.integer({ min: -3, max: 3 }),
     }),
@@ -130,15 +130,15 @@ describe("SortedSet iteration under mutation", () => {
                   expect(e).toBeInstanceOf(RangeError); // ∞ + −∞
                 }
                 break;
-              case "remove":
-                zs.remove(o.m);
+              case "delete":
+                zs.delete(o.m);
                 break;
               case "pop":
                 if (o.max) zs.popMax(o.n);
                 else zs.popMin(o.n);
                 break;
-              case "removeRange":
-                zs.removeRangeByRank(o.a, o.b);
+              case "deleteRange":
+                zs.deleteRangeByRank(o.a, o.b);
                 break;
               case "clear":
                 zs.clear();
@@ -186,9 +186,9 @@ describe("SortedSet iteration under mutation", () => {
             const before = [...zs.keys()];
             if (o.t === "add") zs.add(o.m, o.s, { gt: o.gt });
             else if (o.t === "incrBy" && !Number.isNaN((zs.score(o.m) ?? 0) + o.d)) zs.incrBy(o.m, o.d);
-            else if (o.t === "remove") zs.remove(o.m);
+            else if (o.t === "delete") zs.delete(o.m);
             else if (o.t === "pop") zs.popMin(o.n);
-            else if (o.t === "removeRange") zs.removeRangeByRank(o.a, o.b);
+            else if (o.t === "deleteRange") zs.deleteRangeByRank(o.a, o.b);
             const now = new Set(zs.keys());
             for (const b of before) if (!now.has(b)) gone.add(b);
           });
@@ -258,7 +258,7 @@ describe("SortedSet iteration under mutation", () => {
     for (const [m, s] of zs) {
       seen.push(m);
       zs.add(m, s + 1); // stays between its neighbours
-      if (s % 4 === 0) zs.remove(`m${s / 2 + 1}`); // the next one
+      if (s % 4 === 0) zs.delete(`m${s / 2 + 1}`); // the next one
     }
     expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => `m${2 * i}`));
     zs.checkInvariants();
@@ -271,13 +271,13 @@ describe("SortedSet.compact", () => {
     for (let i = 0; i < 5000; i++) zs.add(`m${i}`, (i * 7919) % 5003);
     const it = zs.entries();
     const first = it.next().value!;
-    for (let i = 0; i < 5000; i += 2) zs.remove(`m${i}`);
+    for (let i = 0; i < 5000; i += 2) zs.delete(`m${i}`);
     const before = [...zs];
-    const bytes = zs.arrayBytes;
+    const bytes = zs.byteLength;
     zs.compact();
     zs.checkInvariants();
     expect([...zs]).toEqual(before);
-    expect(zs.arrayBytes).toBeLessThan(bytes);
+    expect(zs.byteLength).toBeLessThan(bytes);
     before.forEach(([m], k) => {
       if (k % 50 === 0) expect(zs.rank(m)).toBe(k);
     });

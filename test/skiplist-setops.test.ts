@@ -163,7 +163,7 @@ describe("SortedSet.union / intersect / diff / intersectCard against a model of 
           expect(u.rank(entries[k]![0])).toBe(k);
           expect(u.at(k)).toEqual(entries[k]);
         }
-        for (let k = 0; k < entries.length; k += 5) u.remove(entries[k]![0]);
+        for (let k = 0; k < entries.length; k += 5) u.delete(entries[k]![0]);
         for (let k = 0; k < 50; k++) u.add(`new${k}`, k - 25);
         u.incrBy(entries[1]?.[0] ?? "z", 1e6);
         u.popMin(3);

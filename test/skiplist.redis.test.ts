@@ -82,13 +82,13 @@ const command: fc.Arbitrary<Cmd> = fc.oneof(
     arbitrary: member.map((m) => ({
       redis: ["ZREM", "z", m],
       kind: "int" as const,
-      ours: (zs: SortedSet) => Number(zs.remove(m)),
+      ours: (zs: SortedSet) => Number(zs.delete(m)),
     })),
   },
   member.map((m) => ({
     redis: ["ZREM", "lex", m],
     kind: "int" as const,
-    ours: (_: SortedSet, lex: SortedSet) => Number(lex.remove(m)),
+    ours: (_: SortedSet, lex: SortedSet) => Number(lex.delete(m)),
   })),
   member.map((m) => ({
     redis: ["ZSCORE", "z", m],
@@ -142,17 +142,17 @@ const command: fc.Arbitrary<Cmd> = fc.oneof(
   fc.tuple(index, index).map(([a, b]) => ({
     redis: ["ZREMRANGEBYRANK", "z", a, b],
     kind: "int" as const,
-    ours: (zs: SortedSet) => zs.removeRangeByRank(a, b),
+    ours: (zs: SortedSet) => zs.deleteRangeByRank(a, b),
   })),
   fc.tuple(score, score, fc.boolean(), fc.boolean()).map(([min, max, minEx, maxEx]) => ({
     redis: ["ZREMRANGEBYSCORE", "z", bound(min, minEx), bound(max, maxEx)],
     kind: "int" as const,
-    ours: (zs: SortedSet) => zs.removeRangeByScore(min, max, { minExclusive: minEx, maxExclusive: maxEx }),
+    ours: (zs: SortedSet) => zs.deleteRangeByScore(min, max, { minExclusive: minEx, maxExclusive: maxEx }),
   })),
   fc.tuple(lexBound, lexBound).map(([min, max]) => ({
     redis: ["ZREMRANGEBYLEX", "lex", min, max],
     kind: "int" as const,
-    ours: (_: SortedSet, lex: SortedSet) => lex.removeRangeByLex(min, max),
+    ours: (_: SortedSet, lex: SortedSet) => lex.deleteRangeByLex(min, max),
   })),
   fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 3 })).map(([max, n]) => ({
     redis: [max ? "ZPOPMAX" : "ZPOPMIN", "z", n],

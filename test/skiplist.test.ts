@@ -102,12 +102,12 @@ const addFlags = fc.constantFrom<Record<string, boolean>>(
 type Op =
   | { t: "add"; m: string; s: number; o: Record<string, boolean> }
   | { t: "incr"; m: string; d: number }
-  | { t: "remove" | "score" | "rank" | "revrank"; m: string }
+  | { t: "delete" | "score" | "rank" | "revrank"; m: string }
   | { t: "at"; i: number; reverse: boolean }
   | { t: "range"; a: number; b: number; reverse: boolean }
-  | { t: "rangeByScore" | "countByScore" | "removeByScore"; min: number; max: number; o: Record<string, unknown> }
-  | { t: "rangeByLex" | "countByLex" | "removeByLex"; min: string; max: string; o: Record<string, unknown> }
-  | { t: "removeByRank"; a: number; b: number }
+  | { t: "rangeByScore" | "countByScore" | "deleteByScore"; min: number; max: number; o: Record<string, unknown> }
+  | { t: "rangeByLex" | "countByLex" | "deleteByLex"; min: string; max: string; o: Record<string, unknown> }
+  | { t: "deleteByRank"; a: number; b: number }
   | { t: "popMin" | "popMax"; n: number }
   | { t: "iterate"; reverse: boolean }
   | { t: "compact" };
@@ -122,12 +122,12 @@ function ops(lexMode: boolean): fc.Arbitrary<Op[]> {
       o: fc.tuple(bounds, limit).map(([a, b]) => ({ ...a, ...b })),
     }),
     fc.record({ t: fc.constant("countByScore" as const), min: score, max: score, o: bounds }),
-    fc.record({ t: fc.constant("removeByScore" as const), min: score, max: score, o: bounds }),
+    fc.record({ t: fc.constant("deleteByScore" as const), min: score, max: score, o: bounds }),
   ];
   const lexOps: fc.Arbitrary<Op>[] = [
     fc.record({ t: fc.constant("rangeByLex" as const), min: lexBound, max: lexBound, o: limit }),
     fc.record({ t: fc.constant("countByLex" as const), min: lexBound, max: lexBound, o: fc.constant({}) }),
-    fc.record({ t: fc.constant("removeByLex" as const), min: lexBound, max: lexBound, o: fc.constant({}) }),
+    fc.record({ t: fc.constant("deleteByLex" as const), min: lexBound, max: lexBound, o: fc.constant({}) }),
   ];
   return fc.array(
     fc.oneof(
@@ -139,14 +139,14 @@ function ops(lexMode: boolean): fc.Arbitrary<Op[]> {
       {
         weight: 2,
         arbitrary: fc.record({
-          t: fc.constantFrom("remove" as const, "score" as const, "rank" as const, "revrank" as const),
+          t: fc.constantFrom("delete" as const, "score" as const, "rank" as const, "revrank" as const),
           m: member,
         }),
       },
       fc.record({ t: fc.constant("at" as const), i: index, reverse: fc.boolean() }),
       fc.record({ t: fc.constant("range" as const), a: index, b: index, reverse: fc.boolean() }),
       ...(lexMode ? lexOps : scoreOps),
-      fc.record({ t: fc.constant("removeByRank" as const), a: index, b: index }),
+      fc.record({ t: fc.constant("deleteByRank" as const), a: index, b: index }),
       fc.record({ t: fc.constantFrom("popMin" as const, "popMax" as const), n: fc.integer({ min: 0, max: 3 }) }),
       fc.record({ t: fc.constant("iterate" as const), reverse: fc.boolean() }),
       fc.constant({ t: "compact" as const }),
@@ -172,10 +172,10 @@ function apply(zs: SortedSet, model: Model, op: Op): [unknown, unknown] {
       else if (next !== e[i]![1]) model.add(op.m, next, {});
       return [zs.incrBy(op.m, op.d), next];
     }
-    case "remove": {
+    case "delete": {
       const i = model.find(op.m);
       if (i >= 0) e.splice(i, 1);
-      return [zs.remove(op.m), i >= 0];
+      return [zs.delete(op.m), i >= 0];
     }
     case "score": {
       const i = model.find(op.m);
@@ -209,11 +209,11 @@ function apply(zs: SortedSet, model: Model, op: Op): [unknown, unknown] {
       ];
     case "countByScore":
       return [zs.countByScore(op.min, op.max, op.o), e.filter((x) => model.inScore(x[1], op.min, op.max, op.o)).length];
-    case "removeByScore": {
+    case "deleteByScore": {
       const keep = e.filter((x) => !model.inScore(x[1], op.min, op.max, op.o));
       const removed = e.length - keep.length;
       model.entries = keep;
-      return [zs.removeRangeByScore(op.min, op.max, op.o), removed];
+      return [zs.deleteRangeByScore(op.min, op.max, op.o), removed];
     }
     case "rangeByLex":
       return [
@@ -225,16 +225,16 @@ function apply(zs: SortedSet, model: Model, op: Op): [unknown, unknown] {
       ];
     case "countByLex":
       return [zs.countByLex(op.min, op.max), e.filter((x) => model.inLex(x[0], op.min, op.max)).length];
-    case "removeByLex": {
+    case "deleteByLex": {
       const keep = e.filter((x) => !model.inLex(x[0], op.min, op.max));
       const removed = e.length - keep.length;
       model.entries = keep;
-      return [zs.removeRangeByLex(op.min, op.max), removed];
+      return [zs.deleteRangeByLex(op.min, op.max), removed];
     }
-    case "removeByRank": {
+    case "deleteByRank": {
       const [lo, hi] = model.window(op.a, op.b);
       const removed = lo > hi ? 0 : e.splice(lo, hi - lo + 1).length;
-      return [zs.removeRangeByRank(op.a, op.b), removed];
+      return [zs.deleteRangeByRank(op.a, op.b), removed];
     }
     case "popMin":
       return [zs.popMin(op.n), e.splice(0, op.n)];
@@ -293,7 +293,7 @@ describe("SortedSet against a sorted-array model", () => {
               zs.add(name, s);
               model.add(name, s, {});
             } else if (kind < 8) {
-              zs.remove(name);
+              zs.delete(name);
               const i = model.find(name);
               if (i >= 0) model.entries.splice(i, 1);
             } else {
@@ -357,7 +357,7 @@ describe("SortedSet semantics", () => {
     expect(() => zs.add("a", Number.NaN)).toThrow(/score must be a number, not NaN, got NaN/);
     expect(() => zs.add(1 as unknown as string, 1)).toThrow(TypeError);
     expect(() => zs.score(1 as unknown as string)).toThrow(/member must be a string, got 1/);
-    expect(() => zs.remove(null as unknown as string)).toThrow(TypeError);
+    expect(() => zs.delete(null as unknown as string)).toThrow(TypeError);
     expect(() => zs.add("a", "1" as unknown as number)).toThrow(TypeError);
     zs.checkInvariants();
   });
@@ -402,7 +402,7 @@ describe("SortedSet semantics", () => {
     const seen: string[] = [];
     for (const [m, s] of zs) {
       seen.push(m);
-      zs.remove(m); // delete the current entry
+      zs.delete(m); // delete the current entry
       if (s < 50 && s % 10 === 0) zs.add(`late${s}`, 1000 + s); // add ahead of the cursor: not visited
     }
     expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => `m${i}`));
@@ -419,7 +419,7 @@ describe("SortedSet semantics", () => {
     const order: string[] = [];
     for (const [m] of back.entries({ reverse: true })) {
       order.push(m);
-      if (m === "c") back.remove("b");
+      if (m === "c") back.delete("b");
     }
     expect(order).toEqual(["c", "a"]);
   });
@@ -430,15 +430,15 @@ describe("SortedSet semantics", () => {
     // Node slots are reused one for one; link blocks are reused by nodes of the same level, so the
     // arena reaches a steady state once every level has seen its peak count (a few rounds).
     const churn = () => {
-      for (let i = 0; i < 100; i++) zs.remove(`m${i}`);
+      for (let i = 0; i < 100; i++) zs.delete(`m${i}`);
       for (let i = 0; i < 100; i++) zs.add(`m${i}`, (i * 37) % 100);
       zs.incrBy("m3", 0.5);
     };
     for (let round = 0; round < 30; round++) churn();
-    const bytes = zs.arrayBytes;
+    const bytes = zs.byteLength;
     for (let round = 0; round < 30; round++) churn();
     zs.checkInvariants();
-    expect(zs.arrayBytes).toBe(bytes);
+    expect(zs.byteLength).toBe(bytes);
     expect(zs.rank("m3")).toBe(zs.range(0, -1).findIndex(([m]) => m === "m3"));
     zs.clear();
     expect(zs.size).toBe(0);
@@ -464,7 +464,7 @@ describe("SortedSet semantics", () => {
     const zs = new SortedSet({ seed: 9 });
     for (let round = 0; round < 5; round++) {
       for (let i = 0; i < 500; i++) zs.add(`k${i}`, i);
-      for (let i = 0; i < 500; i += round + 1) zs.remove(`k${i}`);
+      for (let i = 0; i < 500; i += round + 1) zs.delete(`k${i}`);
       zs.checkInvariants();
     }
     expect(zs.has("k0")).toBe(false);
@@ -485,12 +485,12 @@ describe("SortedSet semantics", () => {
       });
     };
     ranksMatch();
-    for (let i = 0; i < n; i += 3) zs.remove(`m${i}`);
+    for (let i = 0; i < n; i += 3) zs.delete(`m${i}`);
     ranksMatch();
     for (let i = 1; i < n; i += 5) zs.incrBy(`m${i}`, i % 2 === 0 ? 0.25 : 500); // in place and moves
     ranksMatch();
-    zs.removeRangeByRank(100, 400);
-    zs.removeRangeByScore(200, 300);
+    zs.deleteRangeByRank(100, 400);
+    zs.deleteRangeByScore(200, 300);
     zs.popMin(50);
     zs.popMax(50);
     ranksMatch();
@@ -536,7 +536,7 @@ describe("README example", () => {
     const now = Date.now();
     hits.add("old", now - 120_000);
     hits.add(`req:${now}`, now);
-    expect(hits.removeRangeByScore(Number.NEGATIVE_INFINITY, now - 60_000, { maxExclusive: true })).toBe(1);
+    expect(hits.deleteRangeByScore(Number.NEGATIVE_INFINITY, now - 60_000, { maxExclusive: true })).toBe(1);
     expect(hits.countByScore(now - 60_000, now)).toBe(1);
     expect(
       board.rangeByScore(100, Number.POSITIVE_INFINITY, { minExclusive: true, reverse: true, offset: 1, count: 10 }),

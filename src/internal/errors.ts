@@ -59,3 +59,15 @@ export function checkFinite(where: string, param: string, value: unknown): numbe
 export function formatError(where: string, message: string): RedstructFormatError {
   return new RedstructFormatError(`redstruct/${where}: ${message}`);
 }
+
+/**
+ * What every structure's `toJSON()` throws. A structure keeps its state in private fields, so
+ * `JSON.stringify` would give `{}` and `structuredClone`/`postMessage` an empty object: say what to
+ * send instead, rather than let a silently empty copy travel.
+ */
+export function notJson(name: string): TypeError {
+  return new TypeError(
+    `redstruct/${name}: a ${name} is not JSON (nor structured-cloneable: its state is private); ` +
+      `send toBytes() and rebuild it with ${name}.fromBytes()`,
+  );
+}

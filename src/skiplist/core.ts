@@ -684,7 +684,7 @@ export class ZSkipList {
   }
 
   /** Bytes held by the typed arrays (not the member strings or the index). */
-  arrayBytes(): number {
+  byteLength(): number {
     return this.i32.byteLength + this.freeSlots.byteLength;
   }
 

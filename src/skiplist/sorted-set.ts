@@ -402,8 +402,8 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     return score;
   }
 
-  /** Removes `member` (ZREM). Returns true when it was present. O(log n). */
-  remove(member: string): boolean {
+  /** Deletes `member` (ZREM). Returns true when it was present. O(log n). */
+  delete(member: string): boolean {
     checkMember(member);
     const node = this.#list.find(member);
     if (node === NIL) return false;
@@ -709,20 +709,20 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     return this.#list.deleteRanks(lo + 1, end);
   }
 
-  /** Removes ranks start..stop (negative from the end); returns the number removed (ZREMRANGEBYRANK). O(log n + k). */
-  removeRangeByRank(start: number, stop: number): number {
+  /** Deletes ranks start..stop (negative from the end); returns the number deleted (ZREMRANGEBYRANK). O(log n + k). */
+  deleteRangeByRank(start: number, stop: number): number {
     const [lo, hi] = this.#rankWindow(start, stop);
     return this.#removeWindow(lo, hi + 1);
   }
 
-  /** Removes the entries with a score in the range; returns how many (ZREMRANGEBYSCORE). O(log n + k). */
-  removeRangeByScore(min: number, max: number, options?: ScoreBoundOptions): number {
+  /** Deletes the entries with a score in the range; returns how many (ZREMRANGEBYSCORE). O(log n + k). */
+  deleteRangeByScore(min: number, max: number, options?: ScoreBoundOptions): number {
     const [lo, end] = this.#scoreWindow(min, max, options);
     return this.#removeWindow(lo, end);
   }
 
-  /** Removes the entries between two lex bounds; returns how many (ZREMRANGEBYLEX). O(log n + k). */
-  removeRangeByLex(min: string, max: string): number {
+  /** Deletes the entries between two lex bounds; returns how many (ZREMRANGEBYLEX). O(log n + k). */
+  deleteRangeByLex(min: string, max: string): number {
     const [lo, end] = this.#lexWindow(min, max);
     return this.#removeWindow(lo, end);
   }
@@ -831,7 +831,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   }
 
   /** Bytes held by the typed arrays (member strings and the index Map excluded). */
-  get arrayBytes(): number {
-    return this.#list.arrayBytes();
+  get byteLength(): number {
+    return this.#list.byteLength();
   }
 }
