@@ -10,7 +10,6 @@ import {
   falsePositiveRate,
   optimalHashes,
 } from "../src/bloom/index.js";
-import { RedstructFormatError } from "../src/internal/errors.js";
 import { corruptionsOf, expectOnlyFormatErrors } from "./support/fuzz.js";
 import { expectBatchesMirrorSingles, expectSetModel, expectUnionAndIntersect } from "./support/membership.js";
 
@@ -375,7 +374,7 @@ describe("BloomFilter serialization", () => {
     const bf = new BloomFilter({ bits: 100, hashes: 3 });
     bf.add("x");
     const { bad, patch } = corruptionsOf(BloomFilter.fromBytes, bf.toBytes());
-    bad(patch(0, 0x58), /magic/);
+    bad(patch(0, 0x58), /open with 58 .*not a BloomFilter.s toBytes\(\) output/);
     bad(patch(4, 2), /version/);
     bad(patch(5, 9), /hashing scheme/);
     bad(patch(5, 1), /hashing scheme 1 .* rebuild/); // the MurmurHash64A positions of redstruct 0.1
@@ -387,6 +386,6 @@ describe("BloomFilter serialization", () => {
     bad(patch(8, 0xff, 0xff, 0xff, 0xff), /bit count|truncated/);
     bad(patch(16, 0), /item count/); // bits set but no items
     bad(patch(24, 5), /inconsistent capacity/); // a capacity without an error rate
-    expect(() => BloomFilter.fromBytes("RSBF" as unknown as Uint8Array)).toThrow(RedstructFormatError);
+    expect(() => BloomFilter.fromBytes("RSBF" as unknown as Uint8Array)).toThrow(TypeError);
   });
 });

@@ -46,7 +46,11 @@ describe("HyperLogLog hardening: option objects (every options parameter in reds
     ["fromRedis", (o) => HyperLogLog.fromRedis(new HyperLogLog().toRedis(), o as never)],
   ];
   const bad: [string, unknown, RegExp][] = [
-    ["a misspelt key", { precison: 12 }, /redstruct\/HyperLogLog: unknown option "precison" in options; known keys: /],
+    [
+      "a misspelt key",
+      { precison: 12 },
+      /redstruct\/HyperLogLog: unknown option "precison" in options( \(did you mean "precision"\?\))?; known keys: /,
+    ],
     ["a key in the wrong case", { Estimator: "ertl" }, /unknown option "Estimator"/],
     ["an unknown key", { seed: 1 }, /unknown option "seed"/],
     ["null", null, /redstruct\/HyperLogLog: options must be an object/],

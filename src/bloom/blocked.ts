@@ -507,9 +507,7 @@ export class BlockedBloomFilter {
    */
   static fromBytes(bytes: Uint8Array): BlockedBloomFilter {
     const r = new ByteReader(bytes, WHERE);
-    r.magic(MAGIC);
-    const version = r.u8("the version");
-    if (version !== VERSION) throw formatError(WHERE, `unsupported version ${version} (expected ${VERSION})`);
+    r.header(MAGIC, VERSION);
     readHashingScheme(WHERE, r);
     const hashes = r.u8("the hash count");
     if (hashes < 1 || hashes > MAX_HASHES) throw formatError(WHERE, `hash count ${hashes} not in [1, ${MAX_HASHES}]`);

@@ -363,9 +363,7 @@ export class ScalableBloomFilter {
    */
   static fromBytes(bytes: Uint8Array): ScalableBloomFilter {
     const r = new ByteReader(bytes, WHERE);
-    r.magic(MAGIC);
-    const version = r.u8("the version");
-    if (version !== VERSION) throw formatError(WHERE, `unsupported version ${version} (expected ${VERSION})`);
+    r.header(MAGIC, VERSION);
     const flags = r.u8("the flags");
     if (flags > 1) throw formatError(WHERE, `unknown flags ${flags}`);
     if (r.u8("a reserved byte") !== 0 || r.u8("a reserved byte") !== 0) throw formatError(WHERE, "reserved bytes set");

@@ -362,9 +362,7 @@ export class CountMinSketch {
    */
   static fromBytes(bytes: Uint8Array): CountMinSketch {
     const r = new ByteReader(bytes, WHERE);
-    r.magic(MAGIC);
-    const version = r.u8("the version");
-    if (version !== VERSION) throw formatError(WHERE, `unsupported version ${version}`);
+    r.header(MAGIC, VERSION);
     const width = r.u32("the width");
     const depth = r.u32("the depth");
     if (width < 1 || depth < 1 || width * depth > CMS_MAX_COUNTERS) {

@@ -11,8 +11,7 @@
  * - sparse: u32 entry count n ≤ m, then n entries of 3 bytes, `index << 6 | value` with strictly
  *   increasing indexes and values 1..q+1 (index ≤ 2^18 − 1 and value ≤ 63 fit in 24 bits).
  *
- * Version 1 is the same without the flags byte and the state; it is still read (the state is then
- * absent). An empty precision-14 sketch is 37 bytes (13 without the state), a dense one 12321.
+ * An empty precision-14 sketch is 37 bytes (13 without the state), a dense one 12321.
  * Reading validates every field and every register and throws RedstructFormatError on the first
  * violation. O(m) either way.
  */
@@ -90,17 +89,14 @@ export function encodeSparse(
  */
 export function decodeBytes(bytes: Uint8Array): DecodedSketch {
   const r = new ByteReader(bytes, WHERE);
-  r.magic(MAGIC);
-  const version = r.u8("the version");
-  if (version !== 1 && version !== VERSION)
-    throw formatError(WHERE, `unsupported format version ${version} (this build reads 1 and ${VERSION})`);
+  r.header(MAGIC, VERSION);
   const precision = r.u8("the precision");
   if (precision < 4 || precision > 18) throw formatError(WHERE, `precision ${precision} is outside 4..18`);
   const estimator = r.u8("the estimator");
   if (estimator > 1) throw formatError(WHERE, `unknown estimator code ${estimator}`);
   const encoding = r.u8("the encoding");
   let martingale: MartingaleState | null = null;
-  if (version >= 2) {
+  {
     const flags = r.u8("the flags");
     if (flags > 1) throw formatError(WHERE, `unknown flags ${flags}`);
     if (flags === 1) {

@@ -484,11 +484,7 @@ export class UltraLogLog {
    */
   static fromBytes(bytes: Uint8Array): UltraLogLog {
     const r = new ByteReader(bytes, WHERE);
-    r.magic(MAGIC);
-    const version = r.u8("the version");
-    if (version !== VERSION) {
-      throw formatError(WHERE, `unsupported format version ${version} (this build reads ${VERSION})`);
-    }
+    r.header(MAGIC, VERSION);
     const p = r.u8("the precision");
     if (p < MIN_PRECISION || p > MAX_PRECISION) {
       throw formatError(WHERE, `precision ${p} is outside ${MIN_PRECISION}..${MAX_PRECISION}`);

@@ -6,7 +6,72 @@
  * `RedstructFormatError` naming the structure. This is the single place where hostile input meets
  * an index, so no structure can read past a truncated buffer by forgetting a check.
  */
-import { formatError } from "./errors.js";
+import { formatError, typeError } from "./errors.js";
+
+/**
+ * Whether a view's buffer was detached (transferred to a worker, or resized away): such a view reads
+ * as empty, so hashing or loading it would silently use the wrong bytes. Node 20 lacks
+ * `ArrayBuffer.prototype.detached`; there only an empty view can be detached, and a DataView over
+ * a detached buffer is refused, which tells the two apart.
+ */
+export function isDetached(bytes: Uint8Array): boolean {
+  const buffer = bytes.buffer as ArrayBuffer & { detached?: boolean };
+  if (typeof buffer.detached === "boolean") return buffer.detached;
+  if (bytes.length !== 0 || buffer.byteLength !== 0) return false;
+  try {
+    new DataView(buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Checks a byte input: a `Uint8Array` (a Node `Buffer` is one) whose buffer is not detached.
+ * @throws TypeError naming the parameter (null, a string, an array, a detached view).
+ */
+export function checkBytes(where: string, param: string, bytes: unknown): Uint8Array {
+  if (!(bytes instanceof Uint8Array)) {
+    throw typeError(where, param, bytes, "a Uint8Array (a Buffer is one)");
+  }
+  if (isDetached(bytes)) {
+    throw new TypeError(
+      `redstruct/${where}: ${param} is a Uint8Array whose buffer was detached (transferred to a worker?): it holds no bytes`,
+    );
+  }
+  return bytes;
+}
+
+/**
+ * The magic of every byte format redstruct reads, and what reads it: redstruct's own `toBytes()`
+ * formats and Redis's HYLL string, so that bytes handed to the wrong reader are named.
+ */
+const FORMATS: Record<string, string> = {
+  HYLL: "a Redis HYLL string: read it with HyperLogLog.fromRedis()",
+  RHLL: "a HyperLogLog's toBytes(): read them with HyperLogLog.fromBytes()",
+  RULL: "an UltraLogLog's toBytes(): read them with UltraLogLog.fromBytes()",
+  RSBF: "a BloomFilter's toBytes(): read them with BloomFilter.fromBytes()",
+  RSBB: "a BlockedBloomFilter's toBytes(): read them with BlockedBloomFilter.fromBytes()",
+  RSSB: "a ScalableBloomFilter's toBytes(): read them with ScalableBloomFilter.fromBytes()",
+  RSRB: "a RedisBloomFilter's toBytes(): read them with RedisBloomFilter.fromBytes()",
+  RSCF: "a CuckooFilter's toBytes(): read them with CuckooFilter.fromBytes()",
+  RSCM: "a CountMinSketch's toBytes(): read them with CountMinSketch.fromBytes()",
+  RSTK: "a TopK's toBytes(): read them with TopK.fromBytes()",
+  RSTD: "a TDigest's toBytes(): read them with TDigest.fromBytes()",
+  RSZS: "a SortedSet's toBytes(): read them with SortedSet.fromBytes()",
+  RSGE: "a GeoSet's toBytes(): read them with GeoSet.fromBytes()",
+  RSDI: "a Dict's toBytes(): read them with Dict.fromBytes()",
+};
+
+function latin1(bytes: Uint8Array): string {
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return s;
+}
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join(" ");
+}
 
 /** Sequential reader over a byte array; every read is bounds-checked. */
 export class ByteReader {
@@ -18,7 +83,7 @@ export class ByteReader {
     readonly bytes: Uint8Array,
     readonly where: string,
   ) {
-    if (!(bytes instanceof Uint8Array)) throw formatError(where, `expected a Uint8Array, got ${typeof bytes}`);
+    checkBytes(where, "bytes", bytes);
     this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
@@ -72,15 +137,30 @@ export class ByteReader {
     return v;
   }
 
-  /** Checks a fixed ASCII magic string. */
-  magic(text: string): void {
-    this.need(text.length, `the magic "${text}"`);
-    for (let i = 0; i < text.length; i++) {
-      if (this.bytes[this.offset + i] !== text.charCodeAt(i)) {
-        throw formatError(this.where, `bad magic: expected "${text}"`);
-      }
+  /**
+   * Reads the opening of one of redstruct's own formats: its 4-character magic, then a version byte
+   * that must be `version`. Bytes of another known format are named, with the method that reads
+   * them (a HYLL string handed to `fromBytes`, a Bloom filter's bytes handed to a sketch).
+   */
+  header(magic: string, version: number): void {
+    const found = this.bytes.length >= this.offset + 4 ? latin1(this.bytes.subarray(this.offset, this.offset + 4)) : "";
+    if (found !== magic) {
+      const owner = FORMATS[found];
+      const expected = `${this.where}.fromBytes() reads bytes that open with "${magic}"`;
+      if (owner) throw formatError(this.where, `these bytes are ${owner}; ${expected}`);
+      const shown =
+        this.bytes.length === 0 ? "are empty" : `open with ${hex(this.bytes.subarray(this.offset, this.offset + 4))}`;
+      throw formatError(this.where, `these bytes ${shown}: not a ${this.where}'s toBytes() output; ${expected}`);
     }
-    this.offset += text.length;
+    this.offset += 4;
+    const v = this.u8("the format version");
+    if (v !== version) {
+      throw formatError(
+        this.where,
+        `format version ${v} is not one this build reads (it reads version ${version})` +
+          (v > version ? "; written by a newer redstruct?" : ""),
+      );
+    }
   }
 
   /** Throws unless every byte has been consumed (trailing garbage is corruption, not padding). */

@@ -28,7 +28,7 @@ export function checkOptions<T extends object>(
   }
   for (const key of Object.keys(options)) {
     if (!(known as readonly string[]).includes(key)) {
-      const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
+      const near = nearest(key, known);
       const hint = near ? ` (did you mean "${near}"?)` : "";
       const list = known.length > 0 ? `known keys: ${known.join(", ")}` : "it takes no options";
       throw new TypeError(`redstruct/${where}: unknown option "${key}" in ${param}${hint}; ${list}`);
@@ -93,4 +93,43 @@ export function checkInstance<T>(
     );
   }
   throw typeError(where, param, value, `a ${type.name}`);
+}
+
+/**
+ * The known key a typo most likely meant: same letters in another case, or within two edits
+ * (Damerau–Levenshtein: `precison`, `workerID`, `capcity`, `nX`); undefined when none is that close.
+ */
+export function nearest(key: string, known: readonly string[]): string | undefined {
+  const lower = key.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const k of known) {
+    const d = k.toLowerCase() === lower ? 0 : editDistance(lower, k.toLowerCase());
+    if (d < bestDistance) {
+      best = k;
+      bestDistance = d;
+    }
+  }
+  return best;
+}
+
+/** Optimal string alignment distance (insertions, deletions, substitutions, adjacent swaps). */
+function editDistance(a: string, b: string): number {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  const rows: number[][] = [];
+  for (let i = 0; i <= a.length; i++) {
+    const row: number[] = [i];
+    for (let j = 1; j <= b.length; j++) {
+      if (i === 0) {
+        row.push(j);
+        continue;
+      }
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      row.push(d);
+    }
+    rows.push(row);
+  }
+  return rows[a.length]![b.length]!;
 }

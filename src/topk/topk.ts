@@ -454,9 +454,7 @@ export class TopK {
   static fromBytes(bytes: Uint8Array, options?: { random?: () => number }): TopK {
     const o = checkOptions(WHERE, options, ["random"]);
     const r = new ByteReader(bytes, WHERE);
-    r.magic(MAGIC);
-    const version = r.u8("the version");
-    if (version !== VERSION) throw formatError(WHERE, `unsupported version ${version}`);
+    r.header(MAGIC, VERSION);
     const k = r.u32("k");
     const width = r.u32("the width");
     const depth = r.u32("the depth");
