@@ -11,6 +11,7 @@
  * string's UTF-8 bytes encoded into a reused scratch buffer ({@link utf8Of}). A `Uint8Array` is read
  * in place. So every core exists once and is bit-identical to hashing `utf8(value)`.
  */
+import { isDetached } from "../internal/bytes.js";
 import { typeError } from "../internal/errors.js";
 
 /**
@@ -28,9 +29,28 @@ const encoder = new TextEncoder();
  */
 export function utf8(value: Item): Uint8Array {
   if (typeof value === "string") return encoder.encode(value);
-  if (value instanceof Uint8Array) return value;
   if (typeof value === "number" || typeof value === "bigint") return encoder.encode(String(value));
-  throw typeError("hash", "element", value, "a string, number, bigint or Uint8Array");
+  return checkItem("hash", "element", value) as Uint8Array;
+}
+
+/**
+ * Returns `value` when it is an {@link Item}: a string, a number, a bigint, or a `Uint8Array` whose
+ * buffer is not detached (a detached view reads as no bytes, so it would silently stand for the empty
+ * item). Every structure calls it first in each method that takes an item, so a wrong argument is
+ * reported in the structure's name and before anything changes. O(1).
+ * @throws TypeError naming `where` and `param`.
+ */
+export function checkItem(where: string, param: string, value: unknown): Item {
+  if (typeof value === "string" || typeof value === "number" || typeof value === "bigint") return value;
+  if (value instanceof Uint8Array) {
+    if (value.length === 0 && isDetached(value)) {
+      throw new TypeError(
+        `redstruct/${where}: ${param} is a Uint8Array whose buffer was detached (transferred to a worker?): it holds no bytes`,
+      );
+    }
+    return value;
+  }
+  throw typeError(where, param, value, "a string, number, bigint or Uint8Array");
 }
 
 /** What the hash cores read: a string's code units (hoped ASCII) or a byte array. */
@@ -42,9 +62,9 @@ export type Source = string | Uint8Array;
  * @throws TypeError when `value` is not an {@link Item}.
  */
 export function sourceOf(value: Item): Source {
-  if (typeof value === "string" || value instanceof Uint8Array) return value;
+  if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "bigint") return String(value);
-  throw typeError("hash", "element", value, "a string, number, bigint or Uint8Array");
+  return checkItem("hash", "element", value) as Uint8Array;
 }
 
 // OR of every code unit read from a string since startWords(): above 0x7f means the string was not
@@ -89,29 +109,43 @@ export function wordN(src: Source, i: number, n: number): number {
   return w;
 }
 
+/** The most scratch kept between calls: a longer string is encoded into a buffer of its own. */
+const SCRATCH_CAP = 1 << 16;
 let scratch = new Uint8Array(256);
+let written = scratch;
 
 /**
- * Encodes a (non-ASCII) string's UTF-8 bytes into a reused scratch buffer, grown on demand and never
- * shrunk, and returns their count; read them from {@link scratchBytes} before the next call. The slow
- * path of every hash; lone surrogates become U+FFFD exactly as with `TextEncoder.encode`.
+ * Encodes a (non-ASCII) string's UTF-8 bytes and returns their count; read them once from
+ * {@link scratchBytes} before the next call. The slow path of every hash; lone surrogates become
+ * U+FFFD exactly as with `TextEncoder.encode`. Strings whose bytes fit in 64 KiB go to a reused
+ * buffer, grown on demand up to that size; a longer one gets a buffer of its own that
+ * {@link scratchBytes} hands out once and then drops, so one huge item does not pin its size in
+ * memory for the life of the process.
  */
 export function encodeScratch(value: string): number {
   // A UTF-16 code unit is at most 3 UTF-8 bytes (a surrogate pair is 4 bytes for 2 units).
-  if (scratch.length < 3 * value.length) {
-    let n = scratch.length;
-    while (n < 3 * value.length) n *= 2;
-    scratch = new Uint8Array(n);
+  const most = 3 * value.length;
+  if (most > SCRATCH_CAP) {
+    written = encoder.encode(value);
+    return written.length;
   }
+  if (scratch.length < most) {
+    let n = scratch.length;
+    while (n < most) n *= 2;
+    scratch = new Uint8Array(Math.min(n, SCRATCH_CAP));
+  }
+  written = scratch;
   return encoder.encodeInto(value, scratch).written;
 }
 
 /**
- * The buffer {@link encodeScratch} wrote to. Internal: never hand it to a caller. Fetch it after
- * encodeScratch returns, which may have replaced it: `const n = encodeScratch(s); f(scratchBytes(), n)`,
- * never `f(scratchBytes(), encodeScratch(s))` (arguments are evaluated left to right, so that hashes
- * the old, too-short buffer the first time a longer non-ASCII string comes by).
+ * The buffer the last {@link encodeScratch} wrote to, handed out once (the next call answers the
+ * reused buffer). Internal: never hand it to a caller. Fetch it after encodeScratch returns:
+ * `const n = encodeScratch(s); f(scratchBytes(), n)`, never `f(scratchBytes(), encodeScratch(s))`
+ * (arguments are evaluated left to right, so that would hash the previous buffer).
  */
 export function scratchBytes(): Uint8Array {
-  return scratch;
+  const bytes = written;
+  written = scratch;
+  return bytes;
 }

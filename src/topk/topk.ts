@@ -224,7 +224,8 @@ export class TopK {
     }
     const expelled = this.#hName[0]!;
     const own = typeof src === "string" && !nonAscii ? src : null;
-    const copy = typeof src !== "string" ? src.slice(0, len) : own !== null ? utf8(src) : scratchBytes().slice(0, len);
+    const copy =
+      typeof src !== "string" ? src.slice(0, len) : own !== null ? utf8(src) : (cmp as Uint8Array).slice(0, len);
     this.#hCount[0] = maxCount;
     this.#hFp[0] = fp;
     this.#hBytes[0] = copy;
