@@ -5,9 +5,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { wtf8 } from "../src/dict/hash.js";
 import { Dict, type DictKey } from "../src/dict/index.js";
 import { siphash13 } from "../src/hash/index.js";
+import { wtf8 } from "../src/internal/wtf8.js";
 
 const KEY = new Uint32Array([0x01234567, 0x89abcdef, 0xdeadbeef, 0x0badf00d]);
 

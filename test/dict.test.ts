@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { KeyHasher, wtf8 } from "../src/dict/hash.js";
+import { KeyHasher } from "../src/dict/hash.js";
 import { Dict, type DictKey } from "../src/dict/index.js";
 import { siphash13 } from "../src/hash/index.js";
+import { wtf8 } from "../src/internal/wtf8.js";
 
 // ---------------------------------------------------------------------------------------------
 // A reference model: a Map keyed by a canonical tag, so that 1, "1" and 1n are distinct, NaN is one

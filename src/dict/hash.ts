@@ -26,13 +26,9 @@
  *   SipRounds on the integer hot path. The tables are made on the first integer key: from
  *   `crypto.getRandomValues` when the dict drew its own random key, else from SipHash-1-3 of fixed
  *   labels under the given key (reproducible).
- *
- *   It replaced Dietzfelbinger's multiply-add-shift `((a·x + b) mod 2^64) div 2^32`, for two
- *   measured reasons: the 64-bit product in doubles made the integer `get` about twice as slow
- *   as with tabulation (0.45× → 0.7–0.8× Map at 10^4 entries), and the low bits the tables index
- *   by form a lattice for strided keys whose quality depends on the luck of `a` — 10^6 strided
- *   keys in 2^20 buckets filled from 994k down to 320k buckets depending on the random key (a
- *   random function: 645k), i.e. chains up to three times longer than they should be.
+ *   Multiply-add-shift hashing would need a 64-bit product (doubles, or BigInt) on this path, and
+ *   its low bits form a lattice on strided keys whose quality depends on the random multiplier
+ *   (docs/dict.md, "Design").
  *
  * Only the low 32 bits of a hash are kept (tables never exceed 2^31 buckets).
  *
@@ -44,55 +40,13 @@
  */
 
 import { sipHash13Ascii, sipHashSource } from "../hash/siphash.js";
+import { encodeWtf8Into } from "../internal/wtf8.js";
 
 /** What a dict accepts as a key. */
 export type DictKey = string | number | bigint | Uint8Array;
 
 const f64 = new Float64Array(1);
 const f64Bytes = new Uint8Array(f64.buffer);
-
-/**
- * Writes the WTF-8 bytes of `s` into `out` (at least `3 · s.length` long) and returns their count:
- * UTF-8 for every code point, a surrogate pair as its 4-byte code point, and each lone surrogate as
- * its own 3-byte sequence. Injective over all strings (a lead surrogate followed by a trail one is
- * always a pair, so their separate 3-byte forms never occur).
- */
-export function encodeWtf8Into(s: string, out: Uint8Array): number {
-  let n = 0;
-  const len = s.length;
-  for (let i = 0; i < len; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) {
-      out[n++] = c;
-    } else if (c < 0x800) {
-      out[n++] = 0xc0 | (c >>> 6);
-      out[n++] = 0x80 | (c & 0x3f);
-    } else {
-      if ((c & 0xfc00) === 0xd800 && i + 1 < len) {
-        const d = s.charCodeAt(i + 1);
-        if ((d & 0xfc00) === 0xdc00) {
-          const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-          out[n++] = 0xf0 | (cp >>> 18);
-          out[n++] = 0x80 | ((cp >>> 12) & 0x3f);
-          out[n++] = 0x80 | ((cp >>> 6) & 0x3f);
-          out[n++] = 0x80 | (cp & 0x3f);
-          i++;
-          continue;
-        }
-      }
-      out[n++] = 0xe0 | (c >>> 12);
-      out[n++] = 0x80 | ((c >>> 6) & 0x3f);
-      out[n++] = 0x80 | (c & 0x3f);
-    }
-  }
-  return n;
-}
-
-/** The WTF-8 bytes of `s` (a fresh array; for tests and docs — the dict encodes in place). */
-export function wtf8(s: string): Uint8Array {
-  const out = new Uint8Array(3 * s.length);
-  return out.slice(0, encodeWtf8Into(s, out));
-}
 
 /** Largest WTF-8 scratch kept between calls; a longer key encodes into a buffer of its own. */
 const SCRATCH_KEEP = 1 << 16;

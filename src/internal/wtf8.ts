@@ -1,0 +1,92 @@
+/**
+ * WTF-8: UTF-8 extended to lone surrogates, each encoded as its own 3-byte sequence (ED A0 80 –
+ * ED BF BF), so that every JavaScript string — well-formed or not — has distinct bytes and comes
+ * back unchanged. A well-formed string's WTF-8 is its UTF-8. The dict hashes string keys by these
+ * bytes, and the serializers of structures keyed by JavaScript strings store them this way
+ * (`TextEncoder` would turn every lone surrogate into U+FFFD and merge distinct keys).
+ */
+
+/**
+ * Writes the WTF-8 bytes of `s` into `out` (at least `3 · s.length` long) and returns their count:
+ * UTF-8 for every code point, a surrogate pair as its 4-byte code point, and each lone surrogate as
+ * its own 3-byte sequence. Injective over all strings (a lead surrogate followed by a trail one is
+ * always a pair, so their separate 3-byte forms never occur).
+ */
+export function encodeWtf8Into(s: string, out: Uint8Array): number {
+  let n = 0;
+  const len = s.length;
+  for (let i = 0; i < len; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      out[n++] = c;
+    } else if (c < 0x800) {
+      out[n++] = 0xc0 | (c >>> 6);
+      out[n++] = 0x80 | (c & 0x3f);
+    } else {
+      if ((c & 0xfc00) === 0xd800 && i + 1 < len) {
+        const d = s.charCodeAt(i + 1);
+        if ((d & 0xfc00) === 0xdc00) {
+          const cp = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          out[n++] = 0xf0 | (cp >>> 18);
+          out[n++] = 0x80 | ((cp >>> 12) & 0x3f);
+          out[n++] = 0x80 | ((cp >>> 6) & 0x3f);
+          out[n++] = 0x80 | (cp & 0x3f);
+          i++;
+          continue;
+        }
+      }
+      out[n++] = 0xe0 | (c >>> 12);
+      out[n++] = 0x80 | ((c >>> 6) & 0x3f);
+      out[n++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return n;
+}
+
+/** The WTF-8 bytes of `s`, in a fresh array of their exact length. O(|s|). */
+export function wtf8(s: string): Uint8Array {
+  const out = new Uint8Array(3 * s.length);
+  return out.slice(0, encodeWtf8Into(s, out));
+}
+
+/**
+ * The string whose WTF-8 bytes are `bytes[start, end)`, or `undefined` when they are not WTF-8
+ * (a truncated or overlong sequence, a code point above U+10FFFF, a surrogate pair spelled as two
+ * 3-byte sequences — which encodeWtf8Into never writes, so every string has one form). O(n).
+ */
+export function decodeWtf8(bytes: Uint8Array, start = 0, end = bytes.length): string | undefined {
+  let s = "";
+  let i = start;
+  let lead = false; // the previous code point was a lone lead surrogate
+  while (i < end) {
+    const b = bytes[i]!;
+    let cp: number;
+    let n: number;
+    if (b < 0x80) {
+      cp = b;
+      n = 1;
+    } else if (b >= 0xc2 && b < 0xe0) {
+      cp = b & 0x1f;
+      n = 2;
+    } else if (b >= 0xe0 && b < 0xf0) {
+      cp = b & 0x0f;
+      n = 3;
+    } else if (b >= 0xf0 && b < 0xf5) {
+      cp = b & 0x07;
+      n = 4;
+    } else return undefined;
+    if (i + n > end) return undefined;
+    for (let j = 1; j < n; j++) {
+      const c = bytes[i + j]!;
+      if ((c & 0xc0) !== 0x80) return undefined;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if ((n === 3 && cp < 0x800) || (n === 4 && (cp < 0x10000 || cp > 0x10ffff))) return undefined;
+    const trail = cp >= 0xdc00 && cp < 0xe000;
+    if (lead && trail) return undefined;
+    lead = cp >= 0xd800 && cp < 0xdc00;
+    s += String.fromCodePoint(cp);
+    i += n;
+  }
+  return s;
+}
