@@ -1,0 +1,268 @@
+/**
+ * The `DUMP` payload of a RedisBloom TDIGEST key (RDB version 10), written and read byte for byte
+ * (facts from test/vectors/redisbloom/README.md, "DUMP / RESTORE payload"):
+ *
+ * - `07` (RDB_TYPE_MODULE_2), then the module id as an RDB 64-bit length, `81` + 8 bytes big-endian
+ *   `4c3212f9360f1000`: "TDIS-TYPE" in the module charset (6 bits a character) shifted left by 10,
+ *   encoding version 0 in the low 10 bits;
+ * - the fields, each an opcode and a value: `04` + float64 little-endian (SaveDouble) or `02` + an RDB
+ *   length (SaveSigned; negative values as their unsigned 64-bit form): compression, min, max (doubles),
+ *   capacity, merged nodes, unmerged nodes, total compressions (signed), merged weight, unmerged weight
+ *   (doubles), then the merged nodes' means and their weights (doubles);
+ * - `00` (module EOF), `0a 00` (RDB version 10, little-endian), the CRC-64-Jones of all of it, little-endian.
+ *
+ * An RDB length is `00xxxxxx` (< 64), `01xxxxxx xxxxxxxx` (< 16384, big-endian), `80` + 4 bytes or
+ * `81` + 8 bytes big-endian. RESTORE converts the weight doubles back with C's `(long long)` (2^63
+ * becomes −2^63 on x86-64) and leaves the unmerged nodes, which DUMP does not save, as zeros.
+ *
+ * Reading is the hostile-input boundary: the CRC, the RDB version, the type byte and the module id
+ * first; then every field is checked against what RedisBloom can have written (see {@link decodeDump})
+ * and the payload's length against the node count before anything is allocated. NaN is written as
+ * x86-64's default NaN (`00 00 00 00 00 00 f8 ff`), the NaN RedisBloom's arithmetic produces.
+ */
+import { crc64Into } from "../hash/crc64.js";
+import { checkBytes } from "../internal/bytes.js";
+import { formatError } from "../internal/errors.js";
+
+const WHERE = "TDigest";
+
+/** A digest's state as the serializers carry it. */
+export interface DigestState {
+  compression: number;
+  min: number;
+  max: number;
+  mergedNodes: number;
+  unmergedNodes: number;
+  totalCompressions: number;
+  /** C's merged_weight and unmerged_weight (signed 64-bit). */
+  mergedWeight: bigint;
+  unmergedWeight: bigint;
+  /** The saved nodes' means and exact weights (the merged ones for a DUMP; every node for toBytes). */
+  means: Float64Array;
+  weights: BigInt64Array;
+}
+
+const RDB_TYPE_MODULE_2 = 7;
+/** "TDIS-TYPE" << 10 | encver 0, big-endian. */
+const MODULE_ID = [0x4c, 0x32, 0x12, 0xf9, 0x36, 0x0f, 0x10, 0x00];
+const OP_EOF = 0;
+const OP_SIGNED = 2;
+const OP_DOUBLE = 4;
+const RDB_VERSION = 10;
+/** The RDB versions whose DUMP payloads carry this layout: Redis 7.0 (10) to 7.4/8.x (12). */
+const RDB_VERSION_MAX = 12;
+const MODULE_CHARSET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+const TWO63 = 2 ** 63;
+
+/** Bytes of one SaveDouble field. */
+const DOUBLE_FIELD = 9;
+
+function lengthBytes(v: number): number {
+  return v < 64 ? 1 : v < 16384 ? 2 : v <= 0xffffffff ? 5 : 9;
+}
+
+/** The DUMP payload of a state whose `means`/`weights` are its merged nodes. O(n). */
+export function encodeDump(s: DigestState): Uint8Array {
+  const n = s.mergedNodes;
+  const counts = [6 * s.compression + 10, s.mergedNodes, s.unmergedNodes, s.totalCompressions];
+  let size = 1 + 9 + DOUBLE_FIELD * 3 + DOUBLE_FIELD * 2 + 2 * n * DOUBLE_FIELD + 1 + 2 + 8;
+  for (const c of counts) size += 1 + lengthBytes(c);
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  let at = 0;
+  out[at++] = RDB_TYPE_MODULE_2;
+  out[at++] = 0x81;
+  for (const b of MODULE_ID) out[at++] = b;
+  const double = (v: number) => {
+    out[at++] = OP_DOUBLE;
+    if (Number.isNaN(v)) {
+      out[at + 6] = 0xf8;
+      out[at + 7] = 0xff;
+    } else view.setFloat64(at, v, true);
+    at += 8;
+  };
+  const signed = (v: number) => {
+    out[at++] = OP_SIGNED;
+    if (v < 64) out[at++] = v;
+    else if (v < 16384) {
+      out[at++] = 0x40 | (v >>> 8);
+      out[at++] = v & 0xff;
+    } else if (v <= 0xffffffff) {
+      out[at++] = 0x80;
+      view.setUint32(at, v, false);
+      at += 4;
+    } else {
+      out[at++] = 0x81;
+      view.setUint32(at, Math.floor(v / 0x100000000), false);
+      view.setUint32(at + 4, v % 0x100000000, false);
+      at += 8;
+    }
+  };
+  double(s.compression);
+  double(s.min);
+  double(s.max);
+  for (const c of counts) signed(c);
+  double(Number(s.mergedWeight));
+  double(Number(s.unmergedWeight));
+  for (let i = 0; i < n; i++) double(s.means[i]!);
+  for (let i = 0; i < n; i++) double(Number(s.weights[i]!));
+  out[at++] = OP_EOF;
+  out[at++] = RDB_VERSION;
+  out[at++] = 0;
+  crc64Into(out, 0, at, out, at);
+  return out;
+}
+
+/**
+ * The state a TDIGEST key's DUMP payload holds, as RESTORE loads it: `means`/`weights` hold the merged
+ * nodes; the unmerged nodes are zeros. Refused, as RedstructFormatError, before anything is allocated:
+ * - a payload shorter than its trailer, an RDB version outside 10..12, a CRC-64 that does not match;
+ * - a value that is not a module value, a module other than TDIS-TYPE, an encoding version other than 0;
+ * - a field with the wrong opcode, an RDB length of the "encoded" kind, a payload that ends early or
+ *   has bytes after the module's EOF;
+ * - what RedisBloom cannot have written: a compression that is not an integer in [1, `maxCompression`],
+ *   a capacity other than 6·compression + 10, a non-finite min or max, negative counts, more nodes than
+ *   the capacity, a weight that is not an integer within the 64-bit range, merged (unmerged) weight
+ *   without merged (unmerged) nodes, and unmerged nodes in a digest of total weight above 1 (DUMP merges
+ *   the buffer first, and only a total ≤ 1 stops it);
+ * - more nodes, counting the unmerged ones RESTORE fills with zeros, than 16 bytes each of the payload
+ *   (a payload cannot make the digest allocate more than its own size).
+ */
+export function decodeDump(bytes: Uint8Array, maxCompression: number): DigestState {
+  checkBytes(WHERE, "bytes", bytes);
+  const len = bytes.length;
+  const bad = (message: string) => formatError(WHERE, `not a TDIGEST DUMP payload: ${message}`);
+  if (len < 10) throw bad(`${len} bytes, shorter than the 10-byte trailer (RDB version and CRC-64)`);
+  const version = bytes[len - 10]! | (bytes[len - 9]! << 8);
+  if (version < RDB_VERSION || version > RDB_VERSION_MAX) {
+    throw bad(`RDB version ${version}, this build reads ${RDB_VERSION}..${RDB_VERSION_MAX} (Redis 7.0 to 8)`);
+  }
+  const crc = new Uint8Array(8);
+  crc64Into(bytes, 0, len - 8, crc, 0);
+  for (let i = 0; i < 8; i++) {
+    if (crc[i] !== bytes[len - 8 + i]) throw bad("the CRC-64 does not match (corrupted or truncated)");
+  }
+  const end = len - 10;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  const need = (n: number, what: string) => {
+    if (at + n > end) throw bad(`truncated: ${what} needs ${n} bytes at offset ${at}, ${end - at} left`);
+  };
+  need(1, "the RDB type");
+  const type = bytes[at++]!;
+  if (type !== RDB_TYPE_MODULE_2) {
+    throw bad(`RDB type ${type}, not a module value (7): the DUMP of a key of another type`);
+  }
+  need(9, "the module id");
+  if (bytes[at] !== 0x81) throw bad(`module id encoded with length byte 0x${bytes[at]!.toString(16)}, not 0x81`);
+  at++;
+  let same = true;
+  for (let i = 0; i < 8; i++) if (bytes[at + i] !== MODULE_ID[i]) same = false;
+  if (!same) {
+    const hi = view.getUint32(at, false);
+    const lo = view.getUint32(at + 4, false);
+    const encver = lo & 0x3ff;
+    let name = "";
+    // 9 characters of 6 bits from the top of the 64-bit id; the low 10 bits are the encoding version.
+    const id = (BigInt(hi) << 32n) | BigInt(lo);
+    for (let c = 0; c < 9; c++) name += MODULE_CHARSET[Number((id >> BigInt(58 - 6 * c)) & 63n)];
+    if (name === "TDIS-TYPE") throw bad(`TDIS-TYPE encoding version ${encver}, this build reads 0`);
+    throw bad(`a value of module type "${name}", not RedisBloom's "TDIS-TYPE"`);
+  }
+  at += 8;
+  const double = (what: string): number => {
+    need(9, what);
+    if (bytes[at] !== OP_DOUBLE) throw bad(`${what}: opcode ${bytes[at]}, expected a double (4)`);
+    const v = view.getFloat64(at + 1, true);
+    at += 9;
+    return v;
+  };
+  const signed = (what: string): number => {
+    need(2, what);
+    if (bytes[at] !== OP_SIGNED) throw bad(`${what}: opcode ${bytes[at]}, expected a signed integer (2)`);
+    at++;
+    const first = bytes[at++]!;
+    switch (first >>> 6) {
+      case 0:
+        return first & 63;
+      case 1:
+        need(1, what);
+        return ((first & 63) << 8) | bytes[at++]!;
+      default:
+        if (first === 0x80) {
+          need(4, what);
+          const v = view.getUint32(at, false);
+          at += 4;
+          return v;
+        }
+        if (first === 0x81) {
+          need(8, what);
+          const hi = view.getUint32(at, false);
+          const lo = view.getUint32(at + 4, false);
+          at += 8;
+          // A signed 64-bit value: negative when the top bit is set; beyond 2^53 no count can be.
+          if (hi >= 0x80000000) return -1;
+          if (hi > 0x1fffff) return Number.POSITIVE_INFINITY;
+          return hi * 0x100000000 + lo;
+        }
+        throw bad(`${what}: RDB length byte 0x${first.toString(16)} is not a length`);
+    }
+  };
+  const weight = (what: string, v: number): bigint => {
+    if (!Number.isInteger(v) || v < -TWO63 || v > TWO63) {
+      throw bad(`${what} ${v} is not a 64-bit integer (RedisBloom saves (double) of a long long)`);
+    }
+    return v === TWO63 ? -(1n << 63n) : BigInt(v);
+  };
+
+  const compression = double("the compression");
+  if (!Number.isInteger(compression) || compression < 1 || compression > maxCompression) {
+    throw bad(`compression ${compression}, expected an integer in [1, ${maxCompression}]`);
+  }
+  const min = double("the min");
+  const max = double("the max");
+  if (!Number.isFinite(min) || !Number.isFinite(max)) throw bad(`min ${min} / max ${max}: not finite`);
+  const cap = signed("the capacity");
+  if (cap !== 6 * compression + 10) throw bad(`capacity ${cap}, expected 6·${compression} + 10`);
+  const merged = signed("the merged node count");
+  const unmerged = signed("the unmerged node count");
+  if (merged < 0 || unmerged < 0 || merged + unmerged > cap) {
+    throw bad(`${merged} merged + ${unmerged} unmerged nodes, beyond the capacity ${cap}`);
+  }
+  const totalCompressions = signed("the compression count");
+  if (!Number.isFinite(totalCompressions) || totalCompressions < 0) {
+    throw bad(`total compressions ${totalCompressions}`);
+  }
+  const mwDouble = double("the merged weight");
+  const mergedWeight = weight("the merged weight", mwDouble);
+  const uwDouble = double("the unmerged weight");
+  const unmergedWeight = weight("the unmerged weight", uwDouble);
+  if (merged === 0 && mergedWeight !== 0n) throw bad(`merged weight ${mergedWeight} without merged nodes`);
+  if (unmerged === 0 && unmergedWeight !== 0n) throw bad(`unmerged weight ${unmergedWeight} without unmerged nodes`);
+  if (unmerged > 0 && !(mwDouble + uwDouble <= 1)) {
+    throw bad(`${unmerged} unmerged nodes in a digest of total weight ${mwDouble + uwDouble} (DUMP merges them first)`);
+  }
+  if (end - at !== 2 * DOUBLE_FIELD * merged + 1) {
+    throw bad(`${merged} merged nodes need ${2 * DOUBLE_FIELD * merged + 1} more bytes, the payload has ${end - at}`);
+  }
+  if (16 * (merged + unmerged) > len) {
+    throw bad(`${merged + unmerged} nodes claimed by a ${len}-byte payload`);
+  }
+  const means = new Float64Array(merged);
+  const weights = new BigInt64Array(merged);
+  for (let i = 0; i < merged; i++) means[i] = double("a centroid mean");
+  for (let i = 0; i < merged; i++) weights[i] = weight("a centroid weight", double("a centroid weight"));
+  if (bytes[at] !== OP_EOF) throw bad(`opcode ${bytes[at]} where the module's EOF (0) belongs`);
+  return {
+    compression,
+    min,
+    max,
+    mergedNodes: merged,
+    unmergedNodes: unmerged,
+    totalCompressions,
+    mergedWeight,
+    unmergedWeight,
+    means,
+    weights,
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * `toBytes()` / `fromBytes()`: redstruct's own TDigest format, the whole state (the buffer and the
+ * exact 64-bit weights included), so that a digest read back answers every later call as the original
+ * would — unlike a DUMP payload, which RedisBloom writes after merging the buffer.
+ *
+ * Layout (version 1, little-endian): "RSTD", version byte 1; u32 compression; f64 min, f64 max;
+ * u32 merged nodes, u32 unmerged nodes; u64 total compressions (< 2^53); i64 merged weight,
+ * i64 unmerged weight; then, for every node (merged first, then the buffer), its f64 mean, and then
+ * every node's i64 weight. 57 + 16·nodes bytes.
+ *
+ * Reading validates the compression (an integer in [1, max]), the node count against the capacity
+ * and against the bytes that follow (before allocating), finite min and max, and weight totals
+ * without nodes; the weights themselves may be any 64-bit integers, as a digest's can become
+ * through RedisBloom's wrap-around arithmetic. O(nodes) either way.
+ */
+import { ByteReader, ByteWriter } from "../internal/bytes.js";
+import { formatError } from "../internal/errors.js";
+import type { DigestState } from "./redis.js";
+
+const WHERE = "TDigest";
+const MAGIC = "RSTD";
+const VERSION = 1;
+const HEADER = 4 + 1 + 4 + 16 + 8 + 8 + 16;
+
+function writeI64(w: ByteWriter, v: bigint): void {
+  const u = BigInt.asUintN(64, v);
+  w.u32(Number(u & 0xffffffffn)).u32(Number(u >> 32n));
+}
+
+function readI64(r: ByteReader, what: string): bigint {
+  const lo = r.u32(what);
+  const hi = r.u32(what);
+  return BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo));
+}
+
+/** The toBytes() buffer of a state whose `means`/`weights` hold every node. */
+export function encodeBytes(s: DigestState): Uint8Array {
+  const n = s.means.length;
+  const w = new ByteWriter(HEADER + 16 * n);
+  w.magic(MAGIC).u8(VERSION).u32(s.compression).f64(s.min).f64(s.max);
+  w.u32(s.mergedNodes).u32(s.unmergedNodes).u53(s.totalCompressions);
+  writeI64(w, s.mergedWeight);
+  writeI64(w, s.unmergedWeight);
+  for (let i = 0; i < n; i++) w.f64(s.means[i]!);
+  const weights = s.weights;
+  for (let i = 0; i < n; i++) {
+    const v = weights[i]!;
+    // Weights below 2^32 (nearly all) skip the bigint split.
+    if (v >= 0n && v <= 0xffffffffn) w.u32(Number(v)).u32(0);
+    else writeI64(w, v);
+  }
+  return w.finish();
+}
+
+/** Reads an {@link encodeBytes} buffer. */
+export function decodeBytes(bytes: Uint8Array, maxCompression: number): DigestState {
+  const r = new ByteReader(bytes, WHERE);
+  r.header(MAGIC, VERSION);
+  const compression = r.u32("the compression");
+  if (compression < 1 || compression > maxCompression) {
+    throw formatError(WHERE, `compression ${compression}, expected an integer in [1, ${maxCompression}]`);
+  }
+  const min = r.f64("the min");
+  const max = r.f64("the max");
+  if (!Number.isFinite(min) || !Number.isFinite(max)) throw formatError(WHERE, `min ${min} / max ${max}: not finite`);
+  const merged = r.u32("the merged node count");
+  const unmerged = r.u32("the unmerged node count");
+  const cap = 6 * compression + 10;
+  if (merged + unmerged > cap) {
+    throw formatError(WHERE, `${merged} + ${unmerged} nodes, beyond the capacity ${cap} of compression ${compression}`);
+  }
+  const totalCompressions = r.u53("the compression count");
+  const mergedWeight = readI64(r, "the merged weight");
+  const unmergedWeight = readI64(r, "the unmerged weight");
+  if (merged === 0 && mergedWeight !== 0n)
+    throw formatError(WHERE, `merged weight ${mergedWeight} without merged nodes`);
+  if (unmerged === 0 && unmergedWeight !== 0n) {
+    throw formatError(WHERE, `unmerged weight ${unmergedWeight} without unmerged nodes`);
+  }
+  const n = merged + unmerged;
+  if (r.remaining !== 16 * n) {
+    throw formatError(WHERE, `${n} nodes need ${16 * n} bytes, got ${r.remaining}`);
+  }
+  const means = new Float64Array(n);
+  for (let i = 0; i < n; i++) means[i] = r.f64("a mean");
+  const weights = new BigInt64Array(n);
+  for (let i = 0; i < n; i++) {
+    const lo = r.u32("a weight");
+    const hi = r.u32("a weight");
+    weights[i] = hi === 0 ? BigInt(lo) : BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo));
+  }
+  r.end();
+  return {
+    compression,
+    min,
+    max,
+    mergedNodes: merged,
+    unmergedNodes: unmerged,
+    totalCompressions,
+    mergedWeight,
+    unmergedWeight,
+    means,
+    weights,
+  };
+}
