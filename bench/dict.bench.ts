@@ -352,7 +352,7 @@ async function run(ctx: BenchContext) {
   let hits = 0;
   for (let i = 0; i < target; i += 997) if (big.get(i) === i) hits++;
   const entries = big.size;
-  const stats = big.stats();
+  const stats = big.info();
   // The dict's memory is what dropping it releases: measuring the growth from a baseline taken
   // before the build under-counted (the first --full run reported 6 bytes per entry), because
   // memory held by the earlier sections was still being released while the dict was built.

@@ -99,7 +99,7 @@ describe("Dict: distinct string keys never share a hash by construction", () => 
       const d = new Dict<string, number>(null, { key, seed: 1 });
       for (let i = 0; i < keys.length; i++) d.set(keys[i]!, i);
       while (d.rehashFor(100));
-      const stats = d.stats();
+      const stats = d.info();
       expect(stats.size).toBe(keys.length);
       // 20,000 keys in 32,768 buckets: a random function's longest chain is ~6–7.
       expect(stats.maxChain).toBeLessThanOrEqual(12);
@@ -143,7 +143,7 @@ describe("Dict: distinct string keys never share a hash by construction", () => 
           d.set(k, i);
         });
         while (d.rehashFor(100));
-        expect(d.stats().maxChain).toBeLessThanOrEqual(10);
+        expect(d.info().maxChain).toBeLessThanOrEqual(10);
         d.checkInvariants();
       }),
       { seed: 34, numRuns: 30 },
@@ -159,7 +159,7 @@ describe("Dict: distinct string keys never share a hash by construction", () => 
         });
         while (d.rehashFor(100));
         expect(d.size).toBe(keys.length);
-        expect(d.stats().maxChain).toBeLessThanOrEqual(10);
+        expect(d.info().maxChain).toBeLessThanOrEqual(10);
         keys.forEach((k, i) => {
           expect(d.get(k)).toBe(i);
         });

@@ -327,7 +327,7 @@ describe("Dict: SCAN", () => {
       cursor = next;
       if (round === 2) for (let i = 1000; i < 3000; i++) d.set(i, i);
       if (round === 6) for (let i = 1000; i < 3000; i++) d.delete(i);
-      tableSizes.add(d.stats().buckets[0]);
+      tableSizes.add(d.info().buckets[0]);
       round++;
     } while (cursor !== 0);
     for (let i = 0; i < 64; i++) expect(seen.has(i)).toBe(true);
@@ -361,23 +361,23 @@ describe("Dict: progressive rehash", () => {
     const d = new Dict<number, number>(null, { key: KEY, seed: 1 });
     for (let i = 0; i < 1024; i++) d.set(i, i);
     expect(d.rehashing).toBe(false);
-    expect(d.stats().buckets).toEqual([1024, 0]);
+    expect(d.info().buckets).toEqual([1024, 0]);
     d.set(5000, 0); // used 1024 ≥ size 1024: grow to 2048
-    let s = d.stats();
+    let s = d.info();
     expect(s.rehashing).toBe(true);
     expect(s.buckets).toEqual([1024, 2048]);
     let ops = 1;
     while (d.rehashing) {
-      const before = d.stats().rehashIndex;
+      const before = d.info().rehashIndex;
       d.get(ops);
-      const after = d.stats().rehashIndex;
+      const after = d.info().rehashIndex;
       // one step: at most 10 empty buckets skipped plus the one moved (or the rehash finished)
       if (after >= 0) expect(after - before).toBeLessThanOrEqual(11);
       ops++;
       d.checkInvariants();
     }
     expect(ops).toBeGreaterThan(50); // it really was spread over many operations
-    s = d.stats();
+    s = d.info();
     expect(s.buckets).toEqual([2048, 0]);
     expect(s.used).toEqual([1025, 0]);
   });
@@ -386,16 +386,16 @@ describe("Dict: progressive rehash", () => {
     const d = new Dict<number, number>(null, { key: KEY });
     for (let i = 0; i < 4096; i++) d.set(i, i);
     d.rehashFor(1000);
-    expect(d.stats().buckets).toEqual([4096, 0]);
+    expect(d.info().buckets).toEqual([4096, 0]);
     for (let i = 0; i < 4096 - 512; i++) d.delete(i);
     expect(d.rehashing).toBe(true);
     expect(d.rehashFor(1000)).toBe(false);
-    expect(d.stats().buckets).toEqual([512, 0]);
+    expect(d.info().buckets).toEqual([512, 0]);
     d.checkInvariants();
     for (let i = 4096 - 512; i < 4096; i++) d.delete(i);
     while (d.rehashFor(1000));
-    expect(d.stats().buckets).toEqual([4, 0]);
-    expect(d.stats().slots).toBe(0); // an empty dict gives its slot storage back
+    expect(d.info().buckets).toEqual([4, 0]);
+    expect(d.info().slots).toBe(0); // an empty dict gives its slot storage back
     d.checkInvariants();
     expect(() => d.rehashFor(-1)).toThrow(RangeError);
     expect(() => d.rehashFor(Number.NaN)).toThrow(/ms must be/);
@@ -410,7 +410,7 @@ describe("Dict: progressive rehash", () => {
       if (i % 4096 === 4095 && i > 30_000) d.checkInvariants();
     }
     d.checkInvariants();
-    expect(d.stats().buckets[d.rehashing ? 1 : 0]).toBe(131072);
+    expect(d.info().buckets[d.rehashing ? 1 : 0]).toBe(131072);
     const seen = new Set(scanAll(d, 1000).map(tag));
     expect(seen.size).toBe(n);
     for (let i = 0; i < n - 100; i++) d.delete(i % 3 ? i : `s${i}`);
@@ -419,8 +419,8 @@ describe("Dict: progressive rehash", () => {
     // Shrinks follow the deletes (one in flight at a time, each to the power of two ≥ the size when
     // it started), so where they stop depends on the hashes; what must hold: no shrink is owed
     // (size > buckets / 8) and none went below the size.
-    const [buckets] = d.stats().buckets;
-    expect(d.stats().rehashing).toBe(false);
+    const [buckets] = d.info().buckets;
+    expect(d.info().rehashing).toBe(false);
     expect(buckets).toBeGreaterThanOrEqual(128);
     expect(100).toBeGreaterThan(buckets / 8);
     let ok = 0;
@@ -692,11 +692,11 @@ describe("Dict: keyed hashing and flooding", () => {
     const victim = new Dict<string, number>(null, { key: attackerKey });
     for (const k of keys) victim.set(k, 1);
     while (victim.rehashFor(100));
-    expect(victim.stats().maxChain).toBe(300); // all in one bucket of the 512
+    expect(victim.info().maxChain).toBe(300); // all in one bucket of the 512
     // With a random per-instance key (the default), chains stay short.
     const d = new Dict<string, number>(keys.map((k) => [k, 1]));
     while (d.rehashFor(100));
-    const s = d.stats();
+    const s = d.info();
     expect(s.size).toBe(300);
     expect(s.maxChain).toBeLessThanOrEqual(8);
     d.checkInvariants();
@@ -712,9 +712,9 @@ describe("Dict: keyed hashing and flooding", () => {
       { key: attackerKey },
     );
     while (victim.rehashFor(100));
-    expect(victim.stats().maxChain).toBe(300);
+    expect(victim.info().maxChain).toBe(300);
     const d = new Dict<number, number>(keys.map((k) => [k, 1]));
     while (d.rehashFor(100));
-    expect(d.stats().maxChain).toBeLessThanOrEqual(8);
+    expect(d.info().maxChain).toBeLessThanOrEqual(8);
   });
 });

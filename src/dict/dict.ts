@@ -21,20 +21,15 @@
  * - Bucket heads: one `Int32Array` per table holding `slot + 1` (0 = empty bucket, so a fresh
  *   table is zeroed memory that needs no fill; the OS maps its pages as they are first written).
  *   The table the next grow will use is allocated when table 0 reaches half load (the "spare"),
- *   so the grow itself allocates nothing. An earlier version split tables in 64 KiB pages
- *   allocated as written, to spread the allocation out; the page directory on every lookup cost
- *   ~10 % of a get at 10^6 entries, and the collector's pauses while filling to 8·10^6 or 17.8·10^6
- *   entries were no shorter (measured: worst single set 17–96 ms paged, 21–64 ms flat, both
- *   major collections of the heap the keys and values fill, which land on different sets from
- *   run to run).
+ *   so the grow itself allocates nothing. One flat array per table keeps a lookup to one index
+ *   (docs/dict.md, "Design", measures the paged alternative).
  * - Entry slots live in chunks of `2^chunkBits` slots (default 32,768) so that growing the entry
  *   storage never copies it (copying 8M entries would be a multi-millisecond stall):
  *   `kv[c]: unknown[]` holds `[key, value, next slot + 1]` triples, so a lookup finds the key, the
  *   value and the chain link in one cache line of one array, and `hashes[c]: Int32Array` holds each
  *   slot's cached 32-bit hash, read only when a bucket moves, on deletes of keys `===` cannot
- *   match, and by the invariant check. (Measured at 10^6 int keys: with the chain link in a
- *   separate `Int32Array` beside the hash, every probe went through two chunk directories and a get
- *   ran at 0.45× `Map`; with the link in the key's array, 0.6×.)
+ *   match, and by the invariant check. A chain link kept beside the hash instead would send every
+ *   probe through two chunk directories.
  * - A free slot has the key `undefined`; free slots form a stack through their `next` field and
  *   are reused before the high-water mark grows. Slots are not compacted (the storage shrinks back
  *   only when the dict becomes empty or is cleared).
@@ -58,10 +53,11 @@
  * insertion order).
  */
 import { randomSipKey, sipKeyFromBytes } from "../hash/index.js";
-import { checkFinite, checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { checkFinite, checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import { mulberry32, randomSeed } from "../internal/random.js";
 import { type DictKey, isDictKey, KeyHasher, slowKeyEquals } from "./hash.js";
+import { decodeDict, encodeDict } from "./serialize.js";
 
 const WHERE = "Dict";
 /** Redis's DICT_HT_INITIAL_SIZE. */
@@ -70,9 +66,8 @@ const MIN_BUCKETS = 4;
 const MAX_BUCKETS = 2 ** 30;
 /**
  * Default log2 of the slots per storage chunk: 32,768 slots, a 768 KiB array allocated at once
- * (~0.5 ms, once per 32,768 inserts). Measured at 10^6 integer keys (medians of 9 rounds): gets
- * at 0.59× `Map` with 1,024-slot chunks, 0.62–0.64× with 8,192, 0.68–0.71× with 32,768 — each
- * lookup goes through its chunk's array object and header, and fewer chunks keep those in L1.
+ * (~0.5 ms, once per 32,768 inserts). Each lookup goes through its chunk's array object and
+ * header, and fewer chunks keep those in L1 (docs/dict.md gives the measurement).
  */
 const DEFAULT_CHUNK_BITS = 15;
 /** Redis's `empty_visits = n * 10` for a one-bucket step. */
@@ -124,8 +119,8 @@ export interface DictOptions {
   chunkBits?: number;
 }
 
-/** What {@link Dict.stats} reports (Redis's `DEBUG HTSTATS`, plus the slot storage). */
-export interface DictStats {
+/** What {@link Dict.info} reports (Redis's `DEBUG HTSTATS`, plus the slot storage). */
+export interface DictInfo {
   /** Number of entries. */
   size: number;
   /** Buckets of table 0 and table 1 (0 when not rehashing). */
@@ -144,6 +139,24 @@ export interface DictStats {
   slots: number;
   /** Of those, the slots free for reuse. */
   freeSlots: number;
+  /** {@link Dict.byteLength}: bytes of the bucket tables and cached hashes. */
+  byteLength: number;
+}
+
+/** Options of {@link Dict.toBytes}. */
+export interface DictToBytesOptions {
+  /**
+   * Turns each value into bytes. Without it, values must be strings, numbers, bigints, booleans,
+   * null, undefined or Uint8Arrays (stored as they are); with it, every value goes through it and
+   * {@link Dict.fromBytes} needs the matching `decodeValue`.
+   */
+  encodeValue?: (value: never) => Uint8Array;
+}
+
+/** Options of {@link Dict.fromBytes}: the dict's own options, and the value decoder. */
+export interface DictFromBytesOptions<V = unknown> extends DictOptions {
+  /** Turns the bytes `encodeValue` wrote back into a value. Required exactly when it was used. */
+  decodeValue?: (bytes: Uint8Array) => V;
 }
 
 function nextPower(n: number): number {
@@ -175,7 +188,7 @@ function nextCursor(v: number, mask: number): number {
  * -0 is +0.
  */
 export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V> {
-  readonly #hasher: KeyHasher;
+  #hasher: KeyHasher;
   readonly #random: () => number;
   readonly #chunkBits: number;
   readonly #chunkMask: number;
@@ -270,10 +283,9 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
    * are simply absent. Complexity: O(1) expected; side effect: one rehash step while rehashing.
    */
   get(key: K): V | undefined {
-    // The int32 / string path is written out in full rather than going through #lookup: measured,
-    // that took the int get from 0.50–0.57× to 0.59–0.81× Map at 10^4 entries and from 0.17× to
-    // 0.25–0.33× at 10^6. At 10^6 a get is two cache misses, and the shorter the path between
-    // them, the more consecutive gets the CPU overlaps (Map's overlap about four).
+    // The int32 / string path is written out in full rather than going through #lookup: at 10^6
+    // entries a get is two cache misses, and the shorter the path between them, the more
+    // consecutive gets the CPU overlaps (docs/dict.md, "Design").
     let h: number;
     if (typeof key === "number" && (key | 0) === key) h = this.#hasher.intHash(key);
     else if (typeof key === "string") h = this.#hasher.stringHash(key);
@@ -588,7 +600,7 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
    * Table and storage statistics (Redis DEBUG HTSTATS). Complexity: O(buckets) for the chain
    * figures. No side effects.
    */
-  stats(): DictStats {
+  info(): DictInfo {
     let maxChain = 0;
     let nonEmpty = 0;
     const tables: [Table, number][] = [[this.#heads0, this.#mask0 + 1]];
@@ -612,7 +624,97 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
       nonEmptyBuckets: nonEmpty,
       slots: this.#highWater,
       freeSlots: this.#highWater - this.#size,
+      byteLength: this.byteLength,
     };
+  }
+
+  /**
+   * Bytes held in typed arrays: the bucket tables (the next grow's included) and the cached hashes.
+   * The entry arrays holding keys and values are plain arrays whose size the engine decides (about
+   * 3 references per slot), and the keys and values themselves are the caller's. O(chunks).
+   */
+  get byteLength(): number {
+    let n = this.#heads0.byteLength + this.#heads1.byteLength + this.#spare.byteLength;
+    for (const h of this.#hashes) n += h.byteLength;
+    return n;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Copies and bytes
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * An independent dict with the same entries, the same secret key and the same table layout (a
+   * rehash in progress continues where this one is). Values are shared, not copied, as with
+   * `new Map(map)`; `randomKey` draws of the copy are its own. Complexity: O(buckets + slots).
+   */
+  clone(): Dict<K, V> {
+    const copy = new Dict<K, V>(null, { key: this.#hasher.sipKey, chunkBits: this.#chunkBits });
+    copy.#hasher = this.#hasher;
+    copy.#heads0 = this.#heads0.slice();
+    copy.#mask0 = this.#mask0;
+    copy.#heads1 = this.#heads1.slice();
+    copy.#mask1 = this.#mask1;
+    copy.#rehashIndex = this.#rehashIndex;
+    copy.#used0 = this.#used0;
+    copy.#size = this.#size;
+    copy.#spare = this.#spare.length === 0 ? NO_TABLE : new Int32Array(this.#spare.length);
+    copy.#kv = this.#kv.map((kv) => kv.slice());
+    copy.#hashes = this.#hashes.map((h) => h.slice());
+    copy.#highWater = this.#highWater;
+    copy.#free = this.#free;
+    return copy;
+  }
+
+  /**
+   * The entries as bytes, in redstruct's versioned format (see src/dict/serialize.ts): keys as
+   * they are (strings exactly, lone surrogates included), values as they are when they are
+   * strings, numbers, bigints, booleans, null, undefined or Uint8Arrays, or through
+   * `encodeValue`. The secret SipHash key is not written. O(n + bytes).
+   * @throws TypeError for a value of another type without `encodeValue`, or an `encodeValue` that
+   *   does not return a Uint8Array.
+   */
+  toBytes(options?: DictToBytesOptions): Uint8Array {
+    const o = checkOptions(WHERE, options, ["encodeValue"]);
+    if (o.encodeValue !== undefined && typeof o.encodeValue !== "function") {
+      throw typeError(WHERE, "options.encodeValue", o.encodeValue, "a function");
+    }
+    const entries = this.#walk(2) as Iterable<[DictKey, unknown]>;
+    return encodeDict(entries, this.#size, o.encodeValue as ((value: unknown) => Uint8Array) | undefined);
+  }
+
+  /**
+   * A dict holding the entries {@link toBytes} wrote, with a fresh secret key unless
+   * `options.key` gives one. Nothing read aliases `bytes`. O(n + bytes).
+   * @throws RedstructFormatError for malformed, truncated or hostile bytes (a key written twice
+   *   included), and when `decodeValue` is missing (the values were encoded) or not needed;
+   *   TypeError for options as the constructor.
+   */
+  static fromBytes<K extends DictKey = DictKey, V = unknown>(
+    bytes: Uint8Array,
+    options?: DictFromBytesOptions<V>,
+  ): Dict<K, V> {
+    const { decodeValue, ...dictOptions } = checkOptions(WHERE, options, [...OPTION_KEYS, "decodeValue"]);
+    if (decodeValue !== undefined && typeof decodeValue !== "function") {
+      throw typeError(WHERE, "options.decodeValue", decodeValue, "a function");
+    }
+    const { keys, values } = decodeDict(bytes, decodeValue);
+    const dict = new Dict<K, V>(null, dictOptions);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as K;
+      if (dict.has(key)) throw formatError(WHERE, `key ${i} appears twice`);
+      dict.set(key, values[i] as V);
+    }
+    return dict;
+  }
+
+  /**
+   * Always throws: a Dict keeps its entries in private fields, so `JSON.stringify` would write `{}`
+   * (as for a `Map`) and `structuredClone` would copy nothing. Send {@link toBytes} instead.
+   * @throws TypeError saying so.
+   */
+  toJSON(): never {
+    throw notJson(WHERE);
   }
 
   /**
@@ -828,11 +930,9 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     if (c === this.#hashes.length) {
       // A new chunk: chunk 0 starts small (a small dict stays small); later ones at full size,
       // allocated once: `new Array(n)` is a holey array in fast elements (a hole reads as
-      // `undefined`, a free slot's key). Growing chunks by `push` instead re-allocated
-      // and copied them along the way — three times the chunk's bytes of short-lived garbage,
-      // which made V8 collect the young generation every ~100k inserts (1–2 ms pauses at 8·10^6
-      // entries, measured), and at times fall behind with its incremental marking and finish it in
-      // one 30–40 ms pause.
+      // `undefined`, a free slot's key). Growing chunks by `push` would re-allocate and copy them
+      // along the way — three times the chunk's bytes of short-lived garbage, and young-generation
+      // collections to match.
       const slots = c === 0 ? 8 : 1 << this.#chunkBits;
       this.#hashes.push(new Int32Array(slots));
       this.#kv.push(new Array(3 * slots));

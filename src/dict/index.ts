@@ -6,7 +6,9 @@
 import { Dict as DictClass, type DictConstructor } from "./dict.js";
 import type { DictKey } from "./hash.js";
 
-export type { DictOptions, DictStats } from "./dict.js";
+export { RedstructFormatError } from "../internal/errors.js";
+
+export type { DictFromBytesOptions, DictInfo, DictOptions, DictToBytesOptions } from "./dict.js";
 export type { DictKey } from "./hash.js";
 
 /**
