@@ -23,9 +23,9 @@ import type { DictKey } from "./hash.js";
 
 const WHERE = "Dict";
 /** The magic of the format (registered in src/internal/bytes.ts). */
-export const DICT_MAGIC = "RSDI";
+const DICT_MAGIC = "RSDI";
 /** The format version this build writes and reads. */
-export const DICT_VERSION = 1;
+const DICT_VERSION = 1;
 const ENCODED = 1;
 
 /** A key or value as it will be written: its tag and payload. */
@@ -123,7 +123,7 @@ export function encodeDict(
 }
 
 /** What {@link decodeDict} reads: the keys and values, in order. */
-export interface DecodedDict {
+interface DecodedDict {
   keys: DictKey[];
   values: unknown[];
 }
