@@ -2,8 +2,7 @@
  * ID generators: throughput of `Snowflake.next()` / `nextString()` against the physical limit of
  * the layout (4096 IDs per millisecond = 4.096M/s for one generator) and against
  * @sapphire/snowflake, with uuid v7 and monotonic ULID for context; duplicates over 10^6 calls in a
- * tight loop for each generator; and the micro-benchmark behind the hot path's design (how the
- * 64-bit value is composed).
+ * tight loop for each generator; and the per-call cost with the cap lifted (a synthetic clock).
  */
 import { cpus, loadavg } from "node:os";
 import { Snowflake as SapphireSnowflake } from "@sapphire/snowflake";
@@ -97,129 +96,10 @@ function duplicateRun(name: string, make: () => () => unknown, calls: number): D
   return row;
 }
 
-/** How the 64-bit value is composed per call, measured without a clock (ticks advance every 4096). */
-async function compositionStrategies(ctx: BenchContext): Promise<{ bigint: Row[]; text: Row[] }> {
-  const BATCH = 4096 * 8;
-  const startTick = Date.now() - TWITTER_EPOCH;
-  const machine = (3n << 17n) | (5n << 12n);
-  let sink: unknown;
-  const table = Array.from({ length: 4096 }, (_, i) => BigInt(i));
-  const threeDigits = Array.from({ length: 1000 }, (_, i) => String(i + 1000).slice(1));
-  // Fields read from an object, as a generator reads its own: constants would let V8 fold them.
-  const f = { dc: 3, worker: 5, scale: 1 };
-  const options = (baseline: string) => ({ baseline, batch: BATCH });
-  const bigint = await compare(
-    ctx,
-    "compose one ID (no clock)",
-    {
-      "BigInt fields per call: shifts and ORs of BigInt(t), dc, w, seq": () => {
-        for (let i = 0; i < BATCH; i++) {
-          const t = startTick + (i >>> 12);
-          sink = (BigInt(t) << 22n) | (BigInt(f.dc) << 17n) | (BigInt(f.worker) << 12n) | BigInt((i & 4095) * f.scale);
-        }
-      },
-      "32-bit halves as numbers, then BigInt(hi) << 32n, OR BigInt(lo)": () => {
-        for (let i = 0; i < BATCH; i++) {
-          const t = startTick + (i >>> 12);
-          const hi = Math.floor(t / 1024);
-          const lo = (t % 1024) * 4194304 + f.dc * 131072 + f.worker * 4096 + (i & 4095) * f.scale;
-          sink = (BigInt(hi) << 32n) | BigInt(lo);
-        }
-      },
-      "per-tick bigint base + BigInt(seq × scale)": () => {
-        let last = -1;
-        let base = 0n;
-        for (let i = 0; i < BATCH; i++) {
-          const t = startTick + (i >>> 12);
-          if (t !== last) {
-            last = t;
-            base = (BigInt(t) << 22n) | machine;
-          }
-          sink = base + BigInt((i & 4095) * f.scale);
-        }
-      },
-      "per-tick bigint base + precomputed table[seq] (used)": () => {
-        let last = -1;
-        let base = 0n;
-        for (let i = 0; i < BATCH; i++) {
-          const t = startTick + (i >>> 12);
-          if (t !== last) {
-            last = t;
-            base = (BigInt(t) << 22n) | machine;
-          }
-          sink = base + table[i & 4095]!;
-        }
-      },
-    },
-    options("BigInt fields per call: shifts and ORs of BigInt(t), dc, w, seq"),
-  );
-  const text = await compare(
-    ctx,
-    "decimal string of one ID (no clock)",
-    {
-      "(per-tick base + table[seq]).toString()": () => {
-        let last = -1;
-        let base = 0n;
-        for (let i = 0; i < BATCH; i++) {
-          const t = startTick + (i >>> 12);
-          if (t !== last) {
-            last = t;
-            base = (BigInt(t) << 22n) | machine;
-          }
-          sink = (base + table[i & 4095]!).toString();
-        }
-      },
-      "per-tick split high·10^9 + low, then high + String(low + 1e9).slice(1)": () => {
-        let last = -1;
-        let high = "";
-        let low = 0;
-        for (let i = 0; i < BATCH; i++) {
-          const t = startTick + (i >>> 12);
-          if (t !== last) {
-            last = t;
-            const base = (BigInt(t) << 22n) | machine;
-            high = String(base / 1_000_000_000n);
-            low = Number(base % 1_000_000_000n);
-          }
-          const v = low + (i & 4095);
-          sink = v < 1e9 ? high + String(v + 1e9).slice(1) : "";
-        }
-      },
-      "same split, cached high + six digits, + three-digit table (used)": () => {
-        let last = -1;
-        let high = "";
-        let low = 0;
-        let top = -1;
-        let prefix = "";
-        for (let i = 0; i < BATCH; i++) {
-          const t = startTick + (i >>> 12);
-          if (t !== last) {
-            last = t;
-            const base = (BigInt(t) << 22n) | machine;
-            high = String(base / 1_000_000_000n);
-            low = Number(base % 1_000_000_000n);
-            top = -1;
-          }
-          const v = low + (i & 4095);
-          const vt = Math.floor(v / 1000);
-          if (vt !== top) {
-            top = vt;
-            prefix = high + String(vt + 1_000_000).slice(1);
-          }
-          sink = v < 1e9 ? prefix + threeDigits[v - vt * 1000]! : "";
-        }
-      },
-    },
-    options("(per-tick base + table[seq]).toString()"),
-  );
-  void sink;
-  return { bigint, text };
-}
-
 const suite: Suite = {
   name: "idgen",
   description:
-    "Snowflake and timestamp+counter IDs: throughput against the 4.096M/s physical limit and the npm peers, duplicates over 10^6 tight-loop calls, and the cost of composing a 64-bit ID.",
+    "Snowflake and timestamp+counter IDs: throughput against the 4.096M/s physical limit and the npm peers, duplicates over 10^6 tight-loop calls, and the per-call cost with the cap lifted.",
   async run(ctx) {
     const BATCH = 8192; // two milliseconds' worth of IDs per task call
     // A generator capped at 4096 IDs/ms loses every millisecond it is descheduled: note the load.
@@ -275,10 +155,6 @@ const suite: Suite = {
       duplicates.push(duplicateRun(name, factory, CALLS));
     }
 
-    // 3. Composition strategies (the design decision for the hot path).
-    ctx.log("  composition strategies");
-    const composition = await compositionStrategies(ctx);
-
     const ours = (name: string) => throughput.find((r) => r.name === name)?.opsPerSec ?? Number.NaN;
     const limitRows = ["redstruct Snowflake.next()", "redstruct Snowflake.nextString()"].map((name) => [
       name,
@@ -305,9 +181,6 @@ const suite: Suite = {
           .map((d) => [d.name, d.ticks!.used, d.ticks!.full, d.ticks!.meanPerTick.toFixed(0)]),
       )}\n`,
       throughputTable("Per-call cost with the cap lifted (ratio to the synthetic clock alone)", raw),
-      throughputTable("Composing the bigint, no clock (ratio to all-BigInt composition)", composition.bigint),
-      "In this isolated loop V8 compiles `base + BigInt(seq × scale)` about as well as the table lookup; inside the generator class the table measured ~3× faster per call (synthetic clock, alternating A/B runs), which is why `next()` uses it — see the per-call table above.\n",
-      throughputTable("Composing the decimal string, no clock (ratio to BigInt toString)", composition.text),
     ].join("\n");
 
     const sapphire = throughput.find((r) => r.name.includes("sapphire"));
@@ -332,7 +205,7 @@ const suite: Suite = {
             ]
           : []),
       ],
-      data: { limit: LIMIT, loadavg: [loadBefore, loadAfter], throughput, raw, duplicates, composition },
+      data: { limit: LIMIT, loadavg: [loadBefore, loadAfter], throughput, raw, duplicates },
       charts: [{ name: "throughput", spec: throughputChart("IDs per second, one generator", throughput) }],
     };
   },

@@ -134,8 +134,8 @@ function finish(k1: number, k2: number, k3: number, k4: number, len: number, out
 }
 
 // As with MurmurHash64A, the string and byte readers are separate loops: a generic
-// `string | Uint8Array` word reader measured 1.2× slower on short keys, and this hash is most of
-// the cost of a Bloom filter's add and has.
+// `string | Uint8Array` word reader is slower on short keys (docs/hash.md), and this hash is most
+// of the cost of a Bloom filter's add and has.
 
 /** x86_128 over `bytes[0 .. len)` into `out`. */
 function x86_128Bytes(bytes: Uint8Array, len: number, seed: number, out: Uint32Array | Int32Array): void {

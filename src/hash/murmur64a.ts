@@ -18,12 +18,12 @@ const M_LO = 0x5bd1e995 | 0;
 export const REDIS_HLL_SEED = 0xadc83b19n;
 
 // Result register of mulM as int32 [lo, hi]. Int32 everywhere matters: uint32 values above 2^31 in
-// object fields or Uint32Arrays become heap numbers in V8, which made this loop 7× slower.
+// object fields or Uint32Arrays become heap numbers in V8 (docs/hash.md).
 const R = new Int32Array(2);
 
 /**
  * (hi:lo) × M mod 2^64 → R. The low word of lo × M_LO is assembled from 16-bit limbs (0xe995 and
- * 0x5bd1 are M_LO's halves) with integer shifts only — a float division by 2^16 here cost ~40% of
+ * 0x5bd1 are M_LO's halves) with integer shifts only — a float division by 2^16 here would dominate
  * the hash — and the cross terms that reach the high word are plain `Math.imul`s.
  */
 function mulM(hi: number, lo: number): void {
@@ -53,8 +53,8 @@ function finish(hHi: number, hLo: number, out: Uint32Array): void {
 }
 
 // The two loops below differ only in how they read bytes. They are kept apart on purpose: one loop
-// reading through a `string | Uint8Array` word reader measured 1.4× slower on short keys, and this
-// hash is the whole cost of HyperLogLog.add and most of BloomFilter.add.
+// reading through a `string | Uint8Array` word reader is slower on short keys (docs/hash.md), and
+// this hash is the whole cost of HyperLogLog.add and most of BloomFilter.add.
 
 /** MurmurHash64A over `bytes[0 .. len)` into `out` (`out[0]` low, `out[1]` high). */
 export function murmur64aBytes(bytes: Uint8Array, len: number, seedHi: number, seedLo: number, out: Uint32Array): void {

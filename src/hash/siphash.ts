@@ -136,8 +136,8 @@ export function sipHashSource(
 /**
  * SipHash-1-3 of an ASCII string into `out`, read in place with `charCodeAt` (an ASCII string's code
  * units are its UTF-8 bytes), with the whole state in locals and one inlined SipRound serving every
- * block and the three finalization rounds. The hot path of the dict's string keys: about 1.4×
- * faster than the general core above, which keeps its state in `V` between blocks. Returns false,
+ * block and the three finalization rounds. The hot path of the dict's string keys, faster than the
+ * general core above, which keeps its state in `V` between blocks (docs/hash.md). Returns false,
  * leaving `out` alone, when a code unit above 0x7f shows the string is not ASCII.
  */
 export function sipHash13Ascii(s: string, key: SipKey, out: Uint32Array): boolean {

@@ -79,9 +79,8 @@ function probeSleeper(): Int32Array | null {
  * block (Node, browser workers with cross-origin isolation), returns at once elsewhere (a browser's
  * main thread, which then spins). Why sleep: a generator that has issued its 4096 IDs has nothing to
  * do until the next millisecond; sleeping frees the core, and on a loaded machine the scheduler then
- * runs the generator promptly when it wakes instead of preempting a spinning hog (measured on a
- * shared 2-core machine: 3.4–3.5M IDs/s against 2.8–3.4M/s spinning). Waking up to ~0.15 ms into the
- * next tick costs nothing: the next 4096 IDs take ~0.3 ms. Returns the least real time the pause
+ * runs the generator promptly when it wakes instead of preempting a spinning hog (docs/idgen.md).
+ * Waking up to ~0.15 ms into the next tick costs nothing: the next 4096 IDs take ~0.3 ms. Returns the least real time the pause
  * took, in ms ({@link PAUSE_MS} when it slept, {@link MIN_SPIN_MS} when it could not).
  * @internal
  */

@@ -13,9 +13,8 @@
  * machine bits` — as one bigint, computed once per tick, and a table of the sequence field's values
  * as bigints (shared, 4096 entries). The hot path reads the clock, compares the tick with the last
  * one and bumps the sequence, all on plain numbers; the only BigInt work per ID is the final
- * `base + table[sequence]`, the allocation of the returned value. (bench/idgen.bench.ts, Node 20:
- * several times faster than composing every field with BigInt per call, or than composing from two
- * 32-bit halves; the clock read, ~50–70 ns, dominates what is left.)
+ * `base + table[sequence]`, the allocation of the returned value: BigInt arithmetic on every field
+ * per call would allocate several bigints per ID, and the clock read already dominates the cost.
  * `nextString()` never touches a BigInt per call: the base is split once per tick into
  * `high · 10^9 + low` (numbers); the string is `high`, the top six of the nine digits of
  * `low + sequence` (cached, they change every 1000 IDs at most) and the last three from a table.
@@ -462,7 +461,7 @@ let smallBigints: bigint[] | undefined;
 
 /**
  * The sequence field's values as bigints, so that `next()` adds a ready bigint instead of converting
- * a number on every call (measured ~3× faster per call, the clock read excluded). Up to 4096
+ * a number on every call (one conversion less per ID). Up to 4096
  * entries; larger sequences fall back to `BigInt()`. Twitter/Discord layouts share one table (built
  * on first use, ~130 kB of heap); a shifted sequence gets its own (Sonyflake: 256 entries).
  */
