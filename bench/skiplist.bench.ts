@@ -468,23 +468,6 @@ async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
   );
   ours.checkInvariants();
 
-  // The same range scans after compact(): the nodes laid out in order (not the goal's row, which is
-  // the set as random inserts left it; this shows what that layout costs).
-  ours.compact();
-  const scanCompact = await compare(
-    ctx,
-    `range scan of 100 entries by score after compact(), n=${n}`,
-    contenders(ctx, {
-      "redstruct rangeByScore after compact()": () => {
-        for (let i = 0; i < SCANS; i++) sink += ours.rangeByScore(scanLo[i]!, scanHi[i]!).length;
-      },
-      "sorted-btree getRange": () => {
-        for (let i = 0; i < SCANS; i++) sink += btree.getRange(scanLo[i]!, scanHi[i]!, true).length;
-      },
-    }),
-    { baseline: "sorted-btree getRange", batch: SCANS },
-  );
-
   return {
     n,
     inserts,
@@ -494,7 +477,6 @@ async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
     byRank,
     byPosition,
     scan,
-    scanCompact,
     churn,
   };
 }
@@ -579,7 +561,6 @@ const suite: Suite = {
         ["by-rank access (random ranks)", r.byRank],
         ["by-position access with js-sdsl's O(n) getElementByPos", r.byPosition],
         ["range scan: 100 consecutive entries by score (ops = scans)", r.scan],
-        ["range scan after compact() (nodes laid out in order)", r.scanCompact],
         ["delete + re-insert (ops = pairs)", r.churn],
       ] as const) {
         if (rows.length > 0) markdown += `${throughputTable(`${title}, n=${n}`, rows)}\n`;
@@ -593,10 +574,6 @@ const suite: Suite = {
         [
           "range of 100 by score ≥ 1× sorted-btree getRange",
           ratio(r.scan, "redstruct rangeByScore", "sorted-btree getRange"),
-        ],
-        [
-          "range of 100 after compact() vs sorted-btree getRange",
-          ratio(r.scanCompact, "redstruct rangeByScore after compact()", "sorted-btree getRange"),
         ],
         [
           "by-rank access ≥ 1× functional-red-black-tree at(i)",

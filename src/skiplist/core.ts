@@ -1,755 +1,1351 @@
 /**
- * The skiplist behind `SortedSet`: Redis's zset skiplist (src/t_zset.c, after William Pugh,
- * "Skip Lists: A Probabilistic Alternative to Balanced Trees", 1990) stored in typed arrays.
+ * The skiplist behind `SortedSet`: a randomized skiplist of *macro nodes* (William Pugh, "Skip
+ * Lists: A Probabilistic Alternative to Balanced Trees", 1990; Redis's zset skiplist, src/t_zset.c,
+ * with the several-entries-per-node layout Redis's own zset is moving to, redis/redis#15353).
  *
- * Algorithm (Redis facts): nodes are ordered by (score, member in UTF-8 byte order); a node gets
- * level L with probability (1/4)^(L-1)·(3/4), capped at 32; every forward link carries a *span*, the
- * number of level-0 steps it jumps, so the rank of a node is the sum of the spans followed to reach
- * it and the node at a rank is found by descending while the spans still fit — both O(log n). A
- * level-0 `backward` link makes reverse walks O(1) per step.
+ * Algorithm: entries are ordered by (score, member in UTF-8 byte order). They are kept in nodes of
+ * at most B entries each, in order inside a node and across nodes. Each node draws a level L with
+ * probability p^(L−1)·(1−p) (p = 2^−levelBits), capped at 32, and carries a forward link per level.
+ * Every link carries a *span*: the number of entries from the first entry of its source node to the
+ * first entry of its target (to the end of the set for a level's last link). The rank of an entry
+ * is the sum of the spans followed to reach its node plus its offset inside the node, so rank, the
+ * entry at a rank and counts below a bound are all O(log n). Each node caches the score of its first
+ * entry, so a descent compares against the node it may step to without reading that node's entries.
  *
- * Memory layout: one ArrayBuffer seen through a Float64Array (`f64`) and an Int32Array (`i32`), no
- * object per node. A node is a block of 32-bit words at an 8-byte-aligned word address x, which is
- * also its id: 4 + 2·level words, plus 2 for a node of level ≥ 2:
+ * Memory layout (no object per entry or per node):
+ * - Towers: one ArrayBuffer seen as Int32Array `t` and Float64Array `tf`. The node at 8-byte-aligned
+ *   word address x (its id) is a block of 6 + 2·level words:
  *
- *     i32[x], i32[x+1]   score (f64[x >> 1])
- *     i32[x+2]           backward: address of the previous node (0 = none)
- *     i32[x+3]           level | memberSlot << 6   (the member string is members[memberSlot])
- *     i32[x+4+2i]        forward link at level i (address, 0 = none)
- *     i32[x+5+2i]        span of that link
- *     i32[x+4+2·level]   level ≥ 2 only: up link, the previous node at the node's top level
- *                        (0 = the header); i32[x+5+2·level] is padding
+ *       t[x], t[x+1]   first score: the score of the node's entry 0 (tf[x >> 1])
+ *       t[x+2]         backward: the previous node (0 = none)
+ *       t[x+3]         level | count << 6 (count = entries in the node, 1..B)
+ *       t[x+4]         base: position of the node's entry 0 in the entry arrays
+ *       t[x+5]         up link, level ≥ 2 only: the previous node at the node's top level (0 = header)
+ *       t[x+6+2i]      forward link at level i (0 = none); t[x+7+2i] its span
  *
- * The header is the level-32 block at address 0; no link ever points *to* it, so 0 doubles as the
- * null link. Keeping a node's score beside its links matters: a search step reads the link and
- * span of the current node and the score of the next, so each node visited costs one cache miss
- * instead of one per parallel array (a structure-of-arrays variant of this file — scores, links,
- * spans and link offsets in separate arrays — measured 1.6–2.3× slower on inserts, rank and
- * by-rank access at 10^6 entries, where every step misses the cache). Blocks average
- * 4 + 2·4/3 + 2·1/4 words ≈ 29 bytes; member strings live in one `members` array, addressed by slot.
- * Blocks are carved from pages, one open page per size class (levels 1, 2, 3, ≥ 4), so tall nodes —
- * the only ones a descent lands on above level 0 — sit together in few cache lines and pages.
- * The up links make rank a walk *up* the search path from the node (see {@link ZSkipList.rankOf}).
- * Deleted blocks go on one free list per level (chained through the backward word) and member slots
- * on a free stack, so a steady state of inserts and deletes allocates nothing; the buffer grows by
- * doubling when a level's free list and its class's page are both empty. `index` (Map member →
- * address) gives O(1) ZSCORE, as Redis's dict beside the skiplist does. A removed member stays in the Map as a tombstone (address
- * 0) until tombstones outnumber live members, then all are purged at once (amortized O(1)): V8's
- * Map keeps a deleted entry in its bucket chain until the next rehash, so deleting and re-adding
- * the same members over and over made every lookup of them slower and slower (measured: 100k
- * delete + set pairs on a 10^6-entry Map took 0.4 s, then 0.8 s, then 2.2 s); overwriting a
- * tombstone reuses the entry instead.
+ *   The header is the level-32 block at address 0 with no entries; no link points to it, so 0 is
+ *   also the null link. Blocks are carved from pages, one open page per size class (levels 1, 2, 3,
+ *   ≥ 4), so the tall nodes a descent lands on sit together; freed blocks go on a list per level.
+ * - Entries: block k of B (rounded up to a power of two, S) consecutive positions holds one node's
+ *   entries: scores in Float64Arrays, member slots in Int32Arrays, in chunks of 2^14 positions so
+ *   that growth never copies a large array (chunk 0 starts small and doubles: a set of one node
+ *   costs about a sorted array). Positions past a node's count hold slot 0. `blockNode[k]` is the
+ *   node owning block k; freed blocks are reused.
+ * - Slots: every member has a stable slot id (1-based). `members` holds the member strings by slot
+ *   (arrays of 2^16), `slotPos[slot]` the position of its entry: its block exactly, its offset as a
+ *   hint that a shift inside the node may have made stale — a lookup checks the hint and otherwise
+ *   scans the block (O(B)), repairing it. Entries moving to another node (splits, merges, borrows)
+ *   get their hints rewritten, so the index stays exact through every move without touching the
+ *   Map. `index` (Map member → slot) gives O(1) ZSCORE as Redis's dict beside the skiplist does.
+ *   A removed member stays in the Map as a tombstone (slot 0) until tombstones outnumber live
+ *   members, then all are purged at once (amortized O(1)): V8's Map keeps a deleted entry in its
+ *   bucket chain until the next rehash, so deleting and re-adding the same members made every
+ *   lookup of them slower and slower; overwriting a tombstone reuses the entry.
  *
- * Invariants (checked by {@link ZSkipList.checkInvariants}): at every level the chain is strictly
- * increasing in (score, member); span of a link = rank(target) − rank(source), or length − rank(source)
- * for the last link of a level; level-0 backward links mirror the forward ones; the up link of a
- * node of level L ≥ 2 is its predecessor on level L − 1 (0 for the header); `tail` is the last
- * node; `level` is the highest level in use (≥ 1); `index` maps exactly the members in the list to
- * their nodes, every other key to the tombstone 0.
+ * Splits and merges: an insert into a full node splits it in half (an append after the last entry
+ * of the last node, or before the first of the first, starts a new node instead, so ordered loads
+ * fill nodes completely); a node left with fewer than B/4 entries (other than the first and the
+ * last node, which need only one) is merged into a neighbour when both fit in 3B/4 entries, or
+ * takes entries from it otherwise — the gap between the two bounds keeps an insert and a delete
+ * at one boundary from splitting and merging over and over.
  *
- * Costs: insert, delete, score update that moves the node, rank, node at rank, count below a
- * score/member: O(log n) expected. Score update that keeps the order: O(1). Delete of k consecutive
- * ranks: O(log n + k). Bulk load of n entries already in order (an empty list only): O(n).
- * Memory: the buffer starts with room for at most 2^16 entries and doubles on demand; clear()
- * returns it to that size. At most 2^26 members (the slot field's width).
+ * Invariants (checked by {@link ZSkipList.checkInvariants}): entries strictly increase in (score,
+ * member) inside and across nodes; every node holds 1..B entries, and ≥ ⌊B/4⌋ unless it is the first
+ * or the last; a node's first score equals its entry 0's score; spans equal rank differences; the
+ * backward and up links mirror the forward ones; `tail` is the last node and `level` the highest
+ * level in use; `index` maps exactly the members present to their slots (others to 0); every slot's
+ * position lies in its entry's block; unused positions and free blocks hold slot 0.
+ *
+ * Costs (n entries, N ≈ n/(0.7·B) nodes): insert, delete, a score update that moves the entry,
+ * rank, entry at a rank, counts below a bound: O(log N + B) expected, each touching one or two
+ * entry blocks; a score update that keeps the entry between its neighbours: O(1); delete of k
+ * consecutive ranks: O(log N + k); bulk load of n sorted entries: O(n).
  */
 import { mulberry32 } from "../internal/random.js";
 import { compareMembers } from "./order.js";
 
 /** Redis's ZSKIPLIST_MAXLEVEL. */
 export const MAX_LEVEL = 32;
-/**
- * Most members a list holds: a node's member slot has 26 bits (the word beside its level). At
- * ≈ 29 bytes of blocks per node that is a buffer of ≈ 2 GiB, near what engines allocate at once.
- */
+/** Most members a set holds (the member limit). */
 export const MAX_SIZE = 2 ** 26;
 /**
- * Entries a new list makes room for at once, at most (≈ 2 MiB): a larger `capacity` hint is not
- * allocated up front, the buffer doubles as entries arrive (copies totalling O(n)), so memory
- * follows use and a careless hint cannot reserve gigabytes.
+ * Entries a new list makes room for at once, at most: a larger `capacity` hint is not allocated up
+ * front, the arrays grow as entries arrive, so memory follows use and a careless hint cannot reserve
+ * gigabytes.
  */
 export const EAGER_CAPACITY = 2 ** 16;
+/** Entries per node, B (chosen by measurement: docs/skiplist.md). */
+export const NODE_SIZE = 32;
+/** log2(1/p) for the node levels: p = 1/4 (chosen by measurement: docs/skiplist.md). */
+export const LEVEL_BITS = 2;
+
 const HEADER = 0;
 const NIL = 0;
 const BACK = 2;
 const META = 3;
-const LINKS = 4;
+const BASE = 4;
+const UP = 5;
+const LINKS = 6;
 const HEADER_WORDS = LINKS + 2 * MAX_LEVEL;
-
-/**
- * Blocks are carved from pages, one current page per size class: levels 1, 2, 3 and ≥ 4. A descent
- * lands at level i only on nodes taller than i, so packing tall nodes together keeps the upper
- * levels' nodes in few cache lines and pages instead of scattered among level-1 nodes (measured at
- * 10^6 against a single shared page: rank and by-rank access each ≈ 10–15 % faster).
- */
+/** Size classes of tower blocks: levels 1, 2, 3 and ≥ 4. */
 const CLASSES = 4;
-/** Largest page, in words (64 KiB); smaller lists take pages of 1/16 of the words in use (≥ 64). */
+/** Largest tower page, in words (64 KiB); smaller lists take pages of 1/16 of the words in use. */
 const MAX_PAGE = 16384;
+/** Entry positions per chunk of the entry arrays. */
+const CHUNK_BITS = 14;
+const CHUNK = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK - 1;
+/** Member strings per array of `members`. */
+const MEMBER_BITS = 16;
+const MEMBER_MASK = (1 << MEMBER_BITS) - 1;
+/** mulberry32's state advances by this constant per draw (a Weyl sequence). */
+const WEYL = 0x6d2b79f5;
 
-/**
- * Words in the block of a level-`level` node: a node of level ≥ 2 carries two more words after its
- * links, the up link (its predecessor at its top level) and a pad that keeps blocks 8-byte aligned.
- */
-function blockWords(level: number): number {
-  return level === 1 ? LINKS + 2 : LINKS + 2 * level + 2;
+/** Internal layout parameters, for tests and the probes that chose the defaults. */
+export interface Layout {
+  /** Entries per node, B: 2..4096. */
+  nodeSize: number;
+  /** Node levels use p = 2^−levelBits: 1..8. */
+  levelBits: number;
 }
 
 export class ZSkipList {
-  /** Number of nodes (the header excluded). */
+  /** Number of entries. */
   length = 0;
   /** Highest level in use, 1..32. */
   level = 1;
   /** Last node, or NIL when empty. */
   tail = NIL;
-  /** member → node address, or NIL (a tombstone) for a removed member; see {@link find}. */
+  /** member → slot, or 0 (a tombstone) for a removed member. */
   index = new Map<string, number>();
 
-  f64: Float64Array;
-  i32: Int32Array;
-  /** Member strings by slot. */
-  members: string[] = [];
+  t: Int32Array;
+  tf: Float64Array;
+  /** Entry scores and slots, by position, in chunks of 2^14. */
+  es: Float64Array[] = [];
+  ek: Int32Array[] = [];
+  /** Node owning each entry block. */
+  blockNode: Int32Array;
+  /** Member strings by slot, in arrays of 2^16. */
+  members: string[][] = [[""]];
+  /** Position of each slot's entry: block exact, offset a hint. */
+  slotPos: Int32Array;
   /**
-   * Set by the countBelow* descents: the last node below the bound (HEADER when none), so a range
-   * query starts walking from it (or from its successor) without another descent.
+   * Set by the countBelow* descents: the position of the first entry at or past the bound and of
+   * the last entry before it (−1 when there is none), where a range query starts walking.
    */
-  lastBelow = HEADER;
+  boundPos = -1;
+  boundPrev = -1;
 
-  /** Next unused word of the buffer. */
+  /** B: most entries in a node. */
+  readonly nodeSize: number;
+  /** Interior nodes hold at least this many entries. */
+  readonly minFill: number;
+  /** An underfull node merges into a neighbour when both fit in this many entries. */
+  readonly mergeMax: number;
+  /** log2 of the entry block stride (B rounded up to a power of two). */
+  readonly logS: number;
+  readonly levelBits: number;
+
+  /** Next unused tower word. */
   private top = HEADER_WORDS;
-  /** Per size class: next free word of its current page, and the end of that page. */
   private readonly pageNext = new Int32Array(CLASSES);
   private readonly pageEnd = new Int32Array(CLASSES);
-  /** Head of the free-block list for each level (0 = empty; the header is never free). */
-  private readonly freeBlock = new Int32Array(MAX_LEVEL + 1);
-  private freeSlots = new Int32Array(16);
+  private readonly freeTower = new Int32Array(MAX_LEVEL + 1);
+  /** Entry blocks handed out so far, and the stack of freed ones. */
+  private blockTop = 0;
+  private freeBlocks: Int32Array<ArrayBuffer> = new Int32Array(16);
+  private freeBlockCount = 0;
+  /** Next unused slot, and the stack of freed ones. */
+  private slotTop = 1;
+  private freeSlots: Int32Array<ArrayBuffer> = new Int32Array(16);
   private freeSlotCount = 0;
-  /** Scratch for searches: the rightmost node visited at each level, and its rank. */
+  /** Scratch for searches: the node at or before the target at each level, and its rank. */
   private readonly update = new Int32Array(MAX_LEVEL);
   private readonly rankAt = new Int32Array(MAX_LEVEL);
-  private readonly random: () => number;
-  /** Words of the buffer a new or cleared list starts with. */
+  private random: () => number;
+  private seed: number;
+  private draws = 0;
+  /** Bits of a draw used for levels (a multiple of levelBits), and the mask that hides the rest. */
+  private readonly levelUsed: number;
+  private readonly levelLow: number;
   private readonly initialWords: number;
+  private readonly initialPositions: number;
+  private readonly initialSlots: number;
 
   /** `capacity`: entries to make room for (a hint; at most {@link EAGER_CAPACITY} are allocated at once). */
-  constructor(seed: number, capacity = 16) {
-    this.random = mulberry32(seed);
-    // ≈ 7.2 words per node on average (4/3 links, up links on a quarter of the nodes), plus room for
-    // partly filled pages, so a presized list rarely grows.
-    this.initialWords = HEADER_WORDS + CLASSES * 64 + 8 * Math.max(16, Math.min(capacity, EAGER_CAPACITY));
+  constructor(seed: number, capacity = 16, layout: Layout = { nodeSize: NODE_SIZE, levelBits: LEVEL_BITS }) {
+    const b = layout.nodeSize;
+    this.nodeSize = b;
+    this.minFill = Math.max(1, b >> 2);
+    this.mergeMax = b - (b >> 2);
+    this.logS = 32 - Math.clz32(b - 1);
+    this.levelBits = layout.levelBits;
+    this.levelUsed = Math.floor(32 / this.levelBits) * this.levelBits;
+    this.levelLow = this.levelUsed === 32 ? 0 : (1 << (32 - this.levelUsed)) - 1;
+    this.seed = seed >>> 0;
+    this.random = mulberry32(this.seed);
+    const want = Math.max(16, Math.min(capacity, EAGER_CAPACITY));
+    const nodes = Math.ceil(want / Math.max(1, b >> 1)) + 1;
+    this.initialWords = HEADER_WORDS + CLASSES * 64 + 12 * nodes;
+    this.initialPositions = Math.min(CHUNK, 2 ** Math.ceil(Math.log2(Math.max(nodes << this.logS, 16))));
+    this.initialSlots = want + 1;
     const buf = new ArrayBuffer(this.initialWords * 4);
-    this.f64 = new Float64Array(buf);
-    this.i32 = new Int32Array(buf);
-    this.i32[META] = MAX_LEVEL;
+    this.t = new Int32Array(buf);
+    this.tf = new Float64Array(buf);
+    this.t[META] = MAX_LEVEL;
+    this.blockNode = new Int32Array(16);
+    this.slotPos = new Int32Array(this.initialSlots);
   }
+
+  // ---------------------------------------------------------------- random draws
 
   /** A uniform 32-bit draw from the list's generator (the one that draws levels). */
   randomUint32(): number {
+    this.draws++;
     return this.random();
   }
 
+  /** The seed from which mulberry32 continues exactly where this list's generator stands. */
+  generatorState(): number {
+    return (this.seed + Math.imul(this.draws, WEYL)) >>> 0;
+  }
+
   /**
-   * Draws a level with P(L) = (1/4)^(L-1)·(3/4), capped at 32. Each pair of leading zero bits of a
-   * uniform 32-bit draw is one "promote" coin of probability 1/4; an all-zero draw (16 promotions)
-   * continues with a fresh draw, so the distribution stays exact up to the cap.
+   * Draws a node level with P(L) = p^(L−1)·(1−p), p = 2^−levelBits, capped at 32: each run of
+   * levelBits leading zero bits of a uniform draw is one promotion; a draw whose used bits are all
+   * zero continues with a fresh draw, so the distribution is exact up to the cap.
    */
   private randomLevel(): number {
+    const used = this.levelUsed;
     let level = 1;
     for (;;) {
-      const z = Math.clz32(this.random());
-      level += z >>> 1;
-      if (z < 32 || level >= MAX_LEVEL) return Math.min(level, MAX_LEVEL);
+      const z = Math.clz32(this.randomUint32() | this.levelLow);
+      if (z < used) {
+        level += (z / this.levelBits) | 0;
+        return level < MAX_LEVEL ? level : MAX_LEVEL;
+      }
+      level += used / this.levelBits;
+      if (level >= MAX_LEVEL) return MAX_LEVEL;
     }
   }
 
-  private allocNode(level: number, member: string): number {
-    let x = this.freeBlock[level]!;
+  // ---------------------------------------------------------------- allocation
+
+  private allocTower(level: number): number {
+    let x = this.freeTower[level]!;
     if (x !== NIL) {
-      this.freeBlock[level] = this.i32[x + BACK]!;
+      this.freeTower[level] = this.t[x + BACK]!;
     } else {
       const c = (level < CLASSES ? level : CLASSES) - 1;
-      const words = blockWords(level);
+      const words = LINKS + 2 * level;
       x = this.pageNext[c]!;
       if (x + words > this.pageEnd[c]!) {
         // A new page for this class, sized in proportion to the list (small sets stay small).
         const page = Math.max(64, Math.min(MAX_PAGE, (this.top >> 4) & ~1)); // even: blocks stay 8-byte aligned
         x = this.top;
-        if (x + page > this.i32.length) this.grow(x + page); // may throw: nothing is changed yet
+        if (x + page > this.t.length) this.growTowers(x + page); // may throw: nothing is changed yet
         this.top = x + page;
         this.pageEnd[c] = this.top;
       }
       this.pageNext[c] = x + words;
     }
-    let slot: number;
-    if (this.freeSlotCount > 0) {
-      slot = this.freeSlots[--this.freeSlotCount]!;
-      this.members[slot] = member;
-    } else {
-      slot = this.members.length;
-      this.members.push(member);
-    }
-    this.i32[x + META] = level | (slot << 6);
     return x;
   }
 
-  private grow(minWords: number): void {
-    const words = Math.max(minWords, this.i32.length * 2);
-    let buf: ArrayBuffer;
+  private growTowers(minWords: number): void {
+    const words = Math.max(minWords, this.t.length * 2);
+    const t = new Int32Array(this.allocBuffer(words * 4));
+    t.set(this.t);
+    this.t = t;
+    this.tf = new Float64Array(t.buffer);
+  }
+
+  private allocBuffer(bytes: number): ArrayBuffer {
     try {
-      buf = new ArrayBuffer(words * 4);
+      return new ArrayBuffer(bytes);
     } catch {
       throw new RangeError(
-        `redstruct/SortedSet: size ${this.length} cannot grow: a buffer of ${words * 4} bytes could not be allocated`,
+        `redstruct/SortedSet: size ${this.length} cannot grow: a buffer of ${bytes} bytes could not be allocated`,
       );
     }
-    const i32 = new Int32Array(buf);
-    i32.set(this.i32);
-    this.i32 = i32;
-    this.f64 = new Float64Array(buf);
   }
 
-  private freeNode(x: number): void {
-    const meta = this.i32[x + META]!;
-    const level = meta & 63;
-    const slot = meta >>> 6;
-    this.members[slot] = ""; // let the string be collected
-    if (this.freeSlotCount === this.freeSlots.length) {
-      const s = new Int32Array(this.freeSlots.length * 2);
-      s.set(this.freeSlots);
-      this.freeSlots = s;
+  /** An entry block (its first position), with room in the entry arrays. */
+  private allocBlock(): number {
+    if (this.freeBlockCount > 0) return this.freeBlocks[--this.freeBlockCount]! << this.logS;
+    const k = this.blockTop;
+    const base = k << this.logS;
+    const end = base + (1 << this.logS);
+    const c = base >>> CHUNK_BITS;
+    if (c === this.es.length) {
+      // Chunk 0 starts small and doubles (a small set stays small); later chunks are whole.
+      const size = c === 0 ? Math.max(this.initialPositions, end) : CHUNK;
+      this.es.push(new Float64Array(this.allocBuffer(size * 8)));
+      this.ek.push(new Int32Array(this.allocBuffer(size * 4)));
+    } else if (c === 0 && end > this.es[0]!.length) {
+      const size = Math.min(CHUNK, Math.max(end, this.es[0]!.length * 2));
+      const s = new Float64Array(this.allocBuffer(size * 8));
+      const e = new Int32Array(this.allocBuffer(size * 4));
+      s.set(this.es[0]!);
+      e.set(this.ek[0]!);
+      this.es[0] = s;
+      this.ek[0] = e;
     }
-    this.freeSlots[this.freeSlotCount++] = slot;
-    this.i32[x + BACK] = this.freeBlock[level]!;
-    this.i32[x + META] = 0;
-    this.freeBlock[level] = x;
+    if (k === this.blockNode.length) {
+      const b = new Int32Array(k * 2);
+      b.set(this.blockNode);
+      this.blockNode = b;
+    }
+    this.blockTop = k + 1;
+    return base;
   }
 
-  /** Node holding `member`, or NIL when absent. O(1). */
-  find(member: string): number {
-    return this.index.get(member) ?? NIL;
+  /** A node of `level` with an empty entry block. May throw when memory runs out; nothing is changed then. */
+  private newNode(level: number): number {
+    const x = this.allocTower(level);
+    const base = this.allocBlock();
+    const t = this.t;
+    t[x + META] = level;
+    t[x + BASE] = base;
+    this.blockNode[base >>> this.logS] = x;
+    return x;
+  }
+
+  /** Returns an empty node's tower and block to their free lists. */
+  private freeNode(x: number): void {
+    const t = this.t;
+    const level = t[x + META]! & 63;
+    const k = t[x + BASE]! >>> this.logS;
+    this.blockNode[k] = NIL;
+    if (this.freeBlockCount === this.freeBlocks.length) this.freeBlocks = grown(this.freeBlocks);
+    this.freeBlocks[this.freeBlockCount++] = k;
+    t[x + BACK] = this.freeTower[level]!;
+    t[x + META] = 0;
+    this.freeTower[level] = x;
+  }
+
+  /** A slot for `member`. */
+  private allocSlot(member: string): number {
+    let slot: number;
+    if (this.freeSlotCount > 0) {
+      slot = this.freeSlots[--this.freeSlotCount]!;
+      this.members[slot >>> MEMBER_BITS]![slot & MEMBER_MASK] = member;
+      return slot;
+    }
+    slot = this.slotTop++;
+    if (slot === this.slotPos.length) {
+      const n = this.slotPos.length;
+      const p = new Int32Array(this.allocBuffer(4 * (n < 65536 ? n * 2 : n + (n >> 2))));
+      p.set(this.slotPos);
+      this.slotPos = p;
+    }
+    const c = slot >>> MEMBER_BITS;
+    if (c === this.members.length) this.members.push([]);
+    this.members[c]!.push(member);
+    return slot;
+  }
+
+  private freeSlot(slot: number): void {
+    this.members[slot >>> MEMBER_BITS]![slot & MEMBER_MASK] = ""; // let the string be collected
+    if (this.freeSlotCount === this.freeSlots.length) this.freeSlots = grown(this.freeSlots);
+    this.freeSlots[this.freeSlotCount++] = slot;
   }
 
   /** Marks `member` removed in the index; purges the tombstones once they outnumber live members. */
   private forget(member: string): void {
-    this.index.set(member, NIL);
+    this.index.set(member, 0);
     const tombstones = this.index.size - this.length;
     if (tombstones > 64 && tombstones > this.length) {
-      for (const [key, node] of this.index) if (node === NIL) this.index.delete(key);
+      for (const [key, slot] of this.index) if (slot === 0) this.index.delete(key);
     }
   }
 
-  /** Score of node x. */
-  scoreOf(x: number): number {
-    return this.f64[x >> 1]!;
+  // ---------------------------------------------------------------- reading
+
+  /** Slot of `member`, or 0 when absent. O(1). */
+  find(member: string): number {
+    return this.index.get(member) ?? 0;
   }
 
-  /** Member of node x. */
-  memberOf(x: number): string {
-    return this.members[this.i32[x + META]! >>> 6]!;
+  /** Member of a slot. */
+  memberOf(slot: number): string {
+    return this.members[slot >>> MEMBER_BITS]![slot & MEMBER_MASK]!;
   }
 
-  /** Level (tower height) of node x. */
+  /** Position of a live slot's entry: the hint when it holds, else a scan of the hint's block (repairing it). */
+  locate(slot: number): number {
+    const p = this.slotPos[slot]!;
+    const ek = this.ek[p >>> CHUNK_BITS]!;
+    if (ek[p & CHUNK_MASK] === slot) return p;
+    const base = p & ~((1 << this.logS) - 1);
+    const lb = base & CHUNK_MASK;
+    const end = lb + (1 << this.logS);
+    let i = lb;
+    while (ek[i] !== slot && i < end) i++;
+    const found = base + (i - lb);
+    this.slotPos[slot] = found;
+    return found;
+  }
+
+  scoreAt(pos: number): number {
+    return this.es[pos >>> CHUNK_BITS]![pos & CHUNK_MASK]!;
+  }
+
+  slotAt(pos: number): number {
+    return this.ek[pos >>> CHUNK_BITS]![pos & CHUNK_MASK]!;
+  }
+
+  memberAt(pos: number): string {
+    return this.memberOf(this.slotAt(pos));
+  }
+
+  /** The score of a live slot. */
+  scoreOf(slot: number): number {
+    return this.scoreAt(this.locate(slot));
+  }
+
+  /** Node holding the entry at `pos`. */
+  nodeOf(pos: number): number {
+    return this.blockNode[pos >>> this.logS]!;
+  }
+
+  countOf(x: number): number {
+    return this.t[x + META]! >>> 6;
+  }
+
   levelOf(x: number): number {
-    return this.i32[x + META]! & 63;
+    return this.t[x + META]! & 63;
+  }
+
+  /** First node, or NIL. */
+  firstNode(): number {
+    return this.t[LINKS]!;
   }
 
   /** Next node in order, or NIL. */
-  nextOf(x: number): number {
-    return this.i32[x + LINKS]!;
+  nextNode(x: number): number {
+    return this.t[x + LINKS]!;
   }
 
-  /** Previous node in order, or NIL. */
-  prevOf(x: number): number {
-    return this.i32[x + BACK]!;
+  /** Position of a node's entry 0. */
+  baseOf(x: number): number {
+    return this.t[x + BASE]!;
   }
 
-  /** First node (lowest), or NIL. */
-  first(): number {
-    return this.i32[LINKS]!;
+  /** Position of the first entry, or −1 when empty. */
+  firstPos(): number {
+    const x = this.t[LINKS]!;
+    return x === NIL ? -1 : this.t[x + BASE]!;
   }
 
-  /** True when node `y` sorts before (score, member). */
-  private before(y: number, score: number, member: string): boolean {
-    const s = this.f64[y >> 1]!;
-    return s < score || (s === score && compareMembers(this.members[this.i32[y + META]! >>> 6]!, member) < 0);
+  /** Position of the last entry, or −1 when empty. */
+  lastPos(): number {
+    const x = this.tail;
+    return x === NIL ? -1 : this.t[x + BASE]! + (this.t[x + META]! >>> 6) - 1;
   }
+
+  /** Position of the entry after `pos`, or −1. */
+  nextPos(pos: number): number {
+    const t = this.t;
+    const x = this.blockNode[pos >>> this.logS]!;
+    const base = t[x + BASE]!;
+    if (pos + 1 - base < t[x + META]! >>> 6) return pos + 1;
+    const y = t[x + LINKS]!;
+    return y === NIL ? -1 : t[y + BASE]!;
+  }
+
+  /** Position of the entry before `pos`, or −1. */
+  prevPos(pos: number): number {
+    const t = this.t;
+    const x = this.blockNode[pos >>> this.logS]!;
+    if (pos > t[x + BASE]!) return pos - 1;
+    const w = t[x + BACK]!;
+    return w === NIL ? -1 : t[w + BASE]! + (t[w + META]! >>> 6) - 1;
+  }
+
+  /** Member of node y's first entry. */
+  private firstMember(y: number): string {
+    const base = this.t[y + BASE]!;
+    return this.memberOf(this.ek[base >>> CHUNK_BITS]![base & CHUNK_MASK]!);
+  }
+
+  /** Number of entries of node x sorting before (score, member) (binary search). */
+  private entriesBefore(x: number, score: number, member: string): number {
+    const t = this.t;
+    const base = t[x + BASE]!;
+    const es = this.es[base >>> CHUNK_BITS]!;
+    const ek = this.ek[base >>> CHUNK_BITS]!;
+    const lb = base & CHUNK_MASK;
+    let lo = 0;
+    let hi = t[x + META]! >>> 6;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const s = es[lb + mid]!;
+      if (s < score || (s === score && compareMembers(this.memberOf(ek[lb + mid]!), member) < 0)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  // ---------------------------------------------------------------- descents
 
   /**
-   * Inserts a node for (score, member), which must not be present (the caller checks `index`).
-   * Returns its address. O(log n) expected; allocates only when the buffer must grow.
+   * Descends to the last node whose first entry sorts at or before (score, member), filling
+   * `update` (that node's path: the last node at or before it on each level) and `rankAt` (their
+   * ranks). Returns the node, or HEADER when every node starts after the key.
    */
-  insert(score: number, member: string): number {
-    const { update, rankAt, f64 } = this;
-    let i32 = this.i32;
+  private descend(score: number, member: string): number {
+    const { update, rankAt, tf } = this;
+    const t = this.t;
     let x = HEADER;
-    // `stop` is the node a higher level stopped before: known to sort after the new entry, so the
-    // lower levels need not load and compare it again.
+    let rank = 0;
+    // `stop` is the node a higher level stopped before: known to start after the key, so the lower
+    // levels need not compare it again.
     let stop = NIL;
     for (let i = this.level - 1; i >= 0; i--) {
-      let rank = i === this.level - 1 ? 0 : rankAt[i + 1]!;
       let link = x + LINKS + 2 * i;
-      let y = i32[link]!;
+      let y = t[link]!;
       while (y !== NIL && y !== stop) {
-        const ys = f64[y >> 1]!;
-        if (ys > score || (ys === score && compareMembers(this.members[i32[y + META]! >>> 6]!, member) > 0)) {
+        const ys = tf[y >> 1]!;
+        if (ys > score || (ys === score && compareMembers(this.firstMember(y), member) > 0)) {
           stop = y;
           break;
         }
-        rank += i32[link + 1]!;
+        rank += t[link + 1]!;
         x = y;
         link = x + LINKS + 2 * i;
-        y = i32[link]!;
+        y = t[link]!;
       }
-      rankAt[i] = rank;
       update[i] = x;
+      rankAt[i] = rank;
     }
+    return x;
+  }
+
+  /** Fills `update` with node x's path (the last node at or before x on each level), walking up links. */
+  private pathOf(x: number): void {
+    const { update } = this;
+    const t = this.t;
+    const top = this.level;
+    let i = 0;
+    for (;;) {
+      const l = x === HEADER ? MAX_LEVEL : t[x + META]! & 63;
+      while (i < l && i < top) update[i++] = x;
+      if (i >= top) return;
+      x = l === 1 ? t[x + BACK]! : t[x + UP]!;
+    }
+  }
+
+  /** Adds d to the span of every link of `update` (an entry added to or removed from its node). */
+  private addToPath(d: number): void {
+    const { update } = this;
+    const t = this.t;
+    for (let i = 0; i < this.level; i++) t[update[i]! + LINKS + 2 * i + 1]! += d;
+  }
+
+  // ---------------------------------------------------------------- changes
+
+  /** Inserts (score, member), which must not be present (the caller checks `index`). */
+  insert(score: number, member: string): void {
+    const slot = this.allocSlot(member);
+    try {
+      this.insertSlot(score, slot);
+    } catch (e) {
+      this.freeSlot(slot);
+      throw e;
+    }
+    this.index.set(member, slot);
+  }
+
+  /** Links an entry for `slot` (whose member is set) with `score`. O(log N + B). */
+  private insertSlot(score: number, slot: number): void {
+    const member = this.memberOf(slot);
+    const { update, rankAt } = this;
+    let x = this.descend(score, member);
+    let j: number;
+    if (x === HEADER) {
+      x = this.t[LINKS]!;
+      if (x === NIL) x = this.splitAfter(HEADER, 0); // the first node
+      for (let i = 0; i < (this.t[x + META]! & 63); i++) {
+        update[i] = x;
+        rankAt[i] = 0;
+      }
+      j = 0;
+    } else {
+      j = this.entriesBefore(x, score, member);
+    }
+    const b = this.nodeSize;
+    if (this.t[x + META]! >>> 6 === b) {
+      // Full: an append past the last node or before the first starts a new node, else split in half.
+      const appends = j === b && this.t[x + LINKS] === NIL;
+      const prepends = j === 0 && this.t[x + BACK] === NIL;
+      const h = appends ? b : prepends ? 0 : b >> 1;
+      const y = this.splitAfter(x, h);
+      if (appends || (j > h && !prepends)) {
+        j -= h;
+        const ry = rankAt[0]! + h;
+        for (let i = 0; i < (this.t[y + META]! & 63); i++) {
+          update[i] = y;
+          rankAt[i] = ry;
+        }
+        x = y;
+      }
+    }
+    this.putEntry(x, j, score, slot);
+    this.addToPath(1);
+    this.length++;
+  }
+
+  /**
+   * Creates a node y after node x (`update`/`rankAt` holding x's path) and moves x's entries from
+   * offset h on into it. Returns y. The node is allocated before anything changes.
+   */
+  private splitAfter(x: number, h: number): number {
+    const { update, rankAt } = this;
     const level = this.randomLevel();
+    const y = this.newNode(level);
+    const t = this.t;
     if (level > this.level) {
       for (let i = this.level; i < level; i++) {
-        rankAt[i] = 0;
         update[i] = HEADER;
-        i32[HEADER + LINKS + 2 * i + 1] = this.length;
+        rankAt[i] = 0;
+        t[HEADER + LINKS + 2 * i + 1] = this.length;
       }
       this.level = level;
     }
-    const node = this.allocNode(level, member);
-    i32 = this.i32; // allocNode may have grown the buffer
-    this.f64[node >> 1] = score;
-    const rank0 = rankAt[0]!;
+    if (x !== HEADER) this.moveEntries(x, h, (t[x + META]! >>> 6) - h, y, 0);
+    const ry = rankAt[0]! + h;
     for (let i = 0; i < level; i++) {
-      const ul = update[i]! + LINKS + 2 * i;
-      const nl = node + LINKS + 2 * i;
-      const next = i32[ul]!;
-      i32[nl] = next;
-      i32[ul] = node;
-      const d = rank0 - rankAt[i]!;
-      i32[nl + 1] = i32[ul + 1]! - d;
-      i32[ul + 1] = d + 1;
-      // The new node now precedes `next` at level i; if that is next's top level (≥ 2), it is its
-      // new up link. `next` was just compared by the descent, so this read is a cache hit.
-      if (i > 0 && next !== NIL && (i32[next + META]! & 63) === i + 1) i32[next + LINKS + 2 * i + 2] = node;
+      const pl = update[i]! + LINKS + 2 * i;
+      const yl = y + LINKS + 2 * i;
+      const next = t[pl]!;
+      t[yl] = next;
+      t[pl] = y;
+      const d = ry - rankAt[i]!;
+      t[yl + 1] = t[pl + 1]! - d;
+      t[pl + 1] = d;
+      // y now precedes `next` at level i; if that is next's top level (≥ 2), it is next's up link.
+      if (i > 0 && next !== NIL && (t[next + META]! & 63) === i + 1) t[next + UP] = y;
     }
-    if (level > 1) i32[node + LINKS + 2 * level] = update[level - 1]!;
-    for (let i = level; i < this.level; i++) {
-      const ul = update[i]! + LINKS + 2 * i + 1;
-      i32[ul] = i32[ul]! + 1;
-    }
-    i32[node + BACK] = update[0]!; // HEADER (0) means "no previous node"
-    const after = i32[node + LINKS]!;
-    if (after !== NIL) i32[after + BACK] = node;
-    else this.tail = node;
-    this.length++;
-    this.index.set(member, node);
-    return node;
+    if (level > 1) t[y + UP] = update[level - 1]!;
+    t[y + BACK] = x;
+    const after = t[y + LINKS]!;
+    if (after !== NIL) t[after + BACK] = y;
+    else this.tail = y;
+    return y;
   }
+
+  /**
+   * Moves `k` entries of node x from offset `from` to node y at offset `at` (x ≠ y; y's entries from
+   * `at` on shift up, x's after the moved ones shift down), rewriting the moved slots' positions and
+   * both nodes' counts and first scores. Spans are the caller's.
+   */
+  private moveEntries(x: number, from: number, k: number, y: number, at: number): void {
+    if (k === 0) return;
+    const t = this.t;
+    const xb = t[x + BASE]!;
+    const yb = t[y + BASE]!;
+    const xs = this.es[xb >>> CHUNK_BITS]!;
+    const xk = this.ek[xb >>> CHUNK_BITS]!;
+    const ys = this.es[yb >>> CHUNK_BITS]!;
+    const yk = this.ek[yb >>> CHUNK_BITS]!;
+    const xl = xb & CHUNK_MASK;
+    const yl = yb & CHUNK_MASK;
+    const xn = t[x + META]! >>> 6;
+    const yn = t[y + META]! >>> 6;
+    if (at < yn) {
+      ys.copyWithin(yl + at + k, yl + at, yl + yn);
+      yk.copyWithin(yl + at + k, yl + at, yl + yn);
+    }
+    const pos = this.slotPos;
+    for (let i = 0; i < k; i++) {
+      const slot = xk[xl + from + i]!;
+      ys[yl + at + i] = xs[xl + from + i]!;
+      yk[yl + at + i] = slot;
+      pos[slot] = yb + at + i;
+    }
+    if (from + k < xn) {
+      xs.copyWithin(xl + from, xl + from + k, xl + xn);
+      xk.copyWithin(xl + from, xl + from + k, xl + xn);
+    }
+    xk.fill(0, xl + xn - k, xl + xn);
+    t[x + META]! -= k << 6;
+    t[y + META]! += k << 6;
+    if (from === 0 && xn > k) this.tf[x >> 1] = xs[xl]!;
+    if (at === 0) this.tf[y >> 1] = ys[yl]!;
+  }
+
+  /** Writes (score, slot) at offset j of node x (which has room), shifting the entries after it. */
+  private putEntry(x: number, j: number, score: number, slot: number): void {
+    const t = this.t;
+    const base = t[x + BASE]!;
+    const es = this.es[base >>> CHUNK_BITS]!;
+    const ek = this.ek[base >>> CHUNK_BITS]!;
+    const lb = base & CHUNK_MASK;
+    const n = t[x + META]! >>> 6;
+    if (j < n) {
+      es.copyWithin(lb + j + 1, lb + j, lb + n);
+      ek.copyWithin(lb + j + 1, lb + j, lb + n);
+    }
+    es[lb + j] = score;
+    ek[lb + j] = slot;
+    this.slotPos[slot] = base + j;
+    t[x + META]! += 1 << 6;
+    if (j === 0) this.tf[x >> 1] = score;
+  }
+
+  /** Takes the entry at offset j out of node x (no span change), returning its slot. */
+  private takeEntry(x: number, j: number): number {
+    const t = this.t;
+    const base = t[x + BASE]!;
+    const es = this.es[base >>> CHUNK_BITS]!;
+    const ek = this.ek[base >>> CHUNK_BITS]!;
+    const lb = base & CHUNK_MASK;
+    const n = t[x + META]! >>> 6;
+    const slot = ek[lb + j]!;
+    es.copyWithin(lb + j, lb + j + 1, lb + n);
+    ek.copyWithin(lb + j, lb + j + 1, lb + n);
+    ek[lb + n - 1] = 0;
+    t[x + META]! -= 1 << 6;
+    if (j === 0 && n > 1) this.tf[x >> 1] = es[lb]!;
+    return slot;
+  }
+
+  /** Deletes the member of a live slot. O(log N + B). */
+  delete(slot: number): void {
+    const member = this.memberOf(slot);
+    this.removeAt(this.locate(slot));
+    this.freeSlot(slot);
+    this.forget(member);
+  }
+
+  /** Unlinks the entry at `pos` (its slot stays allocated), rebalancing its node when underfull. */
+  private removeAt(pos: number): void {
+    const x = this.blockNode[pos >>> this.logS]!;
+    this.takeEntry(x, pos - this.t[x + BASE]!);
+    this.pathOf(x);
+    this.addToPath(-1);
+    this.length--;
+    this.rebalance(x);
+  }
+
+  /** Whether node x breaks the fill bound: empty, or an interior node under ⌊B/4⌋. */
+  private underfull(x: number): boolean {
+    const t = this.t;
+    const n = t[x + META]! >>> 6;
+    return n === 0 || (n < this.minFill && t[x + BACK] !== NIL && t[x + LINKS] !== NIL);
+  }
+
+  /**
+   * Restores the fill bound at node x: an empty node is unlinked; an underfull interior node is
+   * merged into the previous node when both fit in 3B/4 entries, or takes entries from it to even
+   * them out. (The first and the last node need only one entry, so an underfull node has both
+   * neighbours.)
+   */
+  private rebalance(x: number): void {
+    if (!this.underfull(x)) return;
+    const t = this.t;
+    const n = t[x + META]! >>> 6;
+    const w = t[x + BACK]!;
+    this.pathOf(w);
+    if (n === 0) {
+      this.unlink(x);
+      return;
+    }
+    const m = t[w + META]! >>> 6;
+    if (m + n <= this.mergeMax) {
+      this.moveEntries(x, 0, n, w, m); // ranks unchanged: x's spans fold into its predecessors'
+      this.unlink(x);
+    } else {
+      const k = (m - n) >> 1;
+      this.moveEntries(w, m - k, k, x, 0);
+      this.shiftStart(x, -k); // x starts k entries earlier
+    }
+  }
+
+  /**
+   * Node y's first entry moved d ranks (entries moved between y and the node before it): the links
+   * into y, from `update` (the path of the node before y), and y's own links change by ∓d.
+   */
+  private shiftStart(y: number, d: number): void {
+    const { update } = this;
+    const t = this.t;
+    const level = t[y + META]! & 63;
+    for (let i = 0; i < level; i++) {
+      t[update[i]! + LINKS + 2 * i + 1]! += d;
+      t[y + LINKS + 2 * i + 1]! -= d;
+    }
+  }
+
+  /** Unlinks node x, whose predecessors are in `update`, folding its spans into theirs, and frees it. */
+  private unlink(x: number): void {
+    const { update } = this;
+    const t = this.t;
+    const level = t[x + META]! & 63;
+    for (let i = 0; i < level; i++) {
+      const p = update[i]!;
+      const pl = p + LINKS + 2 * i;
+      const xl = x + LINKS + 2 * i;
+      const next = t[xl]!;
+      t[pl] = next;
+      t[pl + 1]! += t[xl + 1]!;
+      // x's predecessor at level i becomes next's up link when level i is next's top (≥ 2).
+      if (i > 0 && next !== NIL && (t[next + META]! & 63) === i + 1) t[next + UP] = p;
+    }
+    const after = t[x + LINKS]!;
+    if (after !== NIL) t[after + BACK] = t[x + BACK]!;
+    else this.tail = t[x + BACK]!;
+    while (this.level > 1 && t[HEADER + LINKS + 2 * (this.level - 1)] === NIL) this.level--;
+    this.freeNode(x);
+  }
+
+  /** True when the entry at `pos` can take `score` without moving (its neighbours still bracket it). */
+  staysInPlace(pos: number, score: number): boolean {
+    const member = this.memberAt(pos);
+    const prev = this.prevPos(pos);
+    const next = this.nextPos(pos);
+    return (prev < 0 || this.entryBefore(prev, score, member)) && (next < 0 || !this.entryBefore(next, score, member));
+  }
+
+  /** True when the entry at `pos` sorts before (score, member). */
+  private entryBefore(pos: number, score: number, member: string): boolean {
+    const s = this.scoreAt(pos);
+    return s < score || (s === score && compareMembers(this.memberAt(pos), member) < 0);
+  }
+
+  /**
+   * Gives the entry at `pos` a new score. When its neighbours still bracket it the score is written
+   * in place (O(1), as Redis's zslUpdateScore does); when it stays inside its node it moves there
+   * (O(B), no span changes); otherwise it is unlinked and inserted again with the same slot.
+   */
+  updateScore(pos: number, score: number): void {
+    if (this.staysInPlace(pos, score)) {
+      this.es[pos >>> CHUNK_BITS]![pos & CHUNK_MASK] = score;
+      const x = this.blockNode[pos >>> this.logS]!;
+      if (pos === this.t[x + BASE]) this.tf[x >> 1] = score;
+      return;
+    }
+    const x = this.blockNode[pos >>> this.logS]!;
+    const t = this.t;
+    const slot = this.slotAt(pos);
+    const member = this.memberOf(slot);
+    const w = t[x + BACK]!;
+    const y = t[x + LINKS]!;
+    const n = t[x + META]! >>> 6;
+    if (
+      n > 1 &&
+      (w === NIL || this.entryBefore(t[w + BASE]! + (t[w + META]! >>> 6) - 1, score, member)) &&
+      (y === NIL || !this.entryBefore(t[y + BASE]!, score, member))
+    ) {
+      this.takeEntry(x, pos - t[x + BASE]!);
+      this.putEntry(x, this.entriesBefore(x, score, member), score, slot);
+      return;
+    }
+    this.removeAt(pos);
+    this.insertSlot(score, slot);
+  }
+
+  /** 0-based rank of the entry at `pos`: spans summed along the up links from its node. O(log N). */
+  rankOf(pos: number): number {
+    const t = this.t;
+    let x = this.blockNode[pos >>> this.logS]!;
+    let rank = pos - t[x + BASE]!;
+    while (x !== HEADER) {
+      const top = (t[x + META]! & 63) - 1;
+      const p = top === 0 ? t[x + BACK]! : t[x + UP]!;
+      rank += t[p + LINKS + 2 * top + 1]!;
+      x = p;
+    }
+    return rank;
+  }
+
+  /** Position of the entry at 0-based rank r (0 ≤ r < length). O(log N). */
+  posAt(r: number): number {
+    const t = this.t;
+    let x = HEADER;
+    let traversed = 0;
+    for (let i = this.level - 1; i >= 0; i--) {
+      let link = x + LINKS + 2 * i;
+      while (t[link] !== NIL && traversed + t[link + 1]! <= r) {
+        traversed += t[link + 1]!;
+        x = t[link]!;
+        link = x + LINKS + 2 * i;
+      }
+    }
+    return t[x + BASE]! + (r - traversed);
+  }
+
+  /**
+   * Sets `boundPos`/`boundPrev` around offset j of node x (the count of its entries below a bound)
+   * and returns rank + j. Node x's first entry is below the bound (or x is HEADER).
+   */
+  private bound(x: number, rank: number, j: number): number {
+    const t = this.t;
+    if (x === HEADER) {
+      this.boundPrev = -1;
+      this.boundPos = this.firstPos();
+      return 0;
+    }
+    const base = t[x + BASE]!;
+    this.boundPrev = base + j - 1;
+    if (j < t[x + META]! >>> 6) {
+      this.boundPos = base + j;
+    } else {
+      const y = t[x + LINKS]!;
+      this.boundPos = y === NIL ? -1 : t[y + BASE]!;
+    }
+    return rank + j;
+  }
+
+  /** Number of entries whose score is < s (or ≤ s when `inclusive`); sets the bound positions. O(log N). */
+  countBelowScore(s: number, inclusive: boolean): number {
+    const { tf } = this;
+    const t = this.t;
+    let x = HEADER;
+    let rank = 0;
+    let stop = NIL; // a node already known to start past the bound (see descend)
+    for (let i = this.level - 1; i >= 0; i--) {
+      let link = x + LINKS + 2 * i;
+      let y = t[link]!;
+      while (y !== NIL && y !== stop) {
+        const ys = tf[y >> 1]!;
+        if (ys > s || (ys === s && !inclusive)) {
+          stop = y;
+          break;
+        }
+        rank += t[link + 1]!;
+        x = y;
+        link = x + LINKS + 2 * i;
+        y = t[link]!;
+      }
+    }
+    if (x === HEADER) return this.bound(x, 0, 0);
+    const base = t[x + BASE]!;
+    const es = this.es[base >>> CHUNK_BITS]!;
+    const lb = base & CHUNK_MASK;
+    let lo = 1;
+    let hi = t[x + META]! >>> 6;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = es[lb + mid]!;
+      if (v < s || (v === s && inclusive)) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.bound(x, rank, lo);
+  }
+
+  /**
+   * Number of entries whose member is < m (or ≤ m when `inclusive`) in byte order, descending as
+   * ZRANGEBYLEX does: exact when all scores are equal (the only case Redis defines); sets the bound
+   * positions. O(log N).
+   */
+  countBelowMember(m: string, inclusive: boolean): number {
+    const t = this.t;
+    let x = HEADER;
+    let rank = 0;
+    for (let i = this.level - 1; i >= 0; i--) {
+      let link = x + LINKS + 2 * i;
+      let y = t[link]!;
+      while (y !== NIL) {
+        const c = compareMembers(this.firstMember(y), m);
+        if (c > 0 || (c === 0 && !inclusive)) break;
+        rank += t[link + 1]!;
+        x = y;
+        link = x + LINKS + 2 * i;
+        y = t[link]!;
+      }
+    }
+    if (x === HEADER) return this.bound(x, 0, 0);
+    const base = t[x + BASE]!;
+    const ek = this.ek[base >>> CHUNK_BITS]!;
+    const lb = base & CHUNK_MASK;
+    let lo = 1;
+    let hi = t[x + META]! >>> 6;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = compareMembers(this.memberOf(ek[lb + mid]!), m);
+      if (c < 0 || (c === 0 && inclusive)) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.bound(x, rank, lo);
+  }
+
+  /**
+   * Deletes the entries at 0-based ranks start..end−1 (0 ≤ start < end ≤ length), Redis's
+   * zslDeleteRangeByRank on nodes: one descent to the node before the start, then whole nodes
+   * unlinked or trimmed as the path advances, and the two nodes at the ends rebalanced.
+   * O(log N + k).
+   */
+  deleteRanks(start: number, end: number): void {
+    const { update, rankAt } = this;
+    let t = this.t;
+    // The path of the last node lying wholly before `start`.
+    let x = HEADER;
+    let rank = 0;
+    for (let i = this.level - 1; i >= 0; i--) {
+      let link = x + LINKS + 2 * i;
+      let y = t[link]!;
+      while (y !== NIL && rank + t[link + 1]! + (t[y + META]! >>> 6) <= start) {
+        rank += t[link + 1]!;
+        x = y;
+        link = x + LINKS + 2 * i;
+        y = t[link]!;
+      }
+      update[i] = x;
+      rankAt[i] = rank;
+    }
+    let cur = t[x + LINKS]!;
+    let j = start - (rank + (t[x + META]! >>> 6));
+    let remaining = end - start;
+    let first = NIL;
+    let last = NIL;
+    while (remaining > 0) {
+      t = this.t;
+      const n = t[cur + META]! >>> 6;
+      const k = Math.min(n - j, remaining);
+      const base = t[cur + BASE]!;
+      const es = this.es[base >>> CHUNK_BITS]!;
+      const ek = this.ek[base >>> CHUNK_BITS]!;
+      const lb = base & CHUNK_MASK;
+      for (let p = lb + j; p < lb + j + k; p++) {
+        const slot = ek[p]!;
+        const member = this.memberOf(slot);
+        this.freeSlot(slot);
+        this.length--;
+        this.forget(member);
+      }
+      es.copyWithin(lb + j, lb + j + k, lb + n);
+      ek.copyWithin(lb + j, lb + j + k, lb + n);
+      ek.fill(0, lb + n - k, lb + n);
+      t[cur + META]! -= k << 6;
+      if (j === 0 && n > k) this.tf[cur >> 1] = es[lb]!;
+      const level = t[cur + META]! & 63;
+      for (let i = 0; i < this.level; i++) t[(i < level ? cur : update[i]!) + LINKS + 2 * i + 1]! -= k;
+      remaining -= k;
+      const next = t[cur + LINKS]!;
+      if (n === k) {
+        this.unlink(cur);
+      } else {
+        if (first === NIL) first = cur;
+        else last = cur;
+        for (let i = 0; i < level; i++) update[i] = cur;
+      }
+      cur = next;
+      j = 0;
+    }
+    if (first !== NIL) this.rebalance(first);
+    if (last !== NIL && this.t[last + META] !== 0) this.rebalance(last);
+  }
+
+  // ---------------------------------------------------------------- walks
+
+  /** Pushes k entries as [member, score] from position `pos` on, forward or backward. */
+  collect(pos: number, k: number, reverse: boolean, out: [string, number][]): void {
+    const t = this.t;
+    let x = this.blockNode[pos >>> this.logS]!;
+    let j = pos - t[x + BASE]!;
+    while (k > 0) {
+      const base = t[x + BASE]!;
+      const es = this.es[base >>> CHUNK_BITS]!;
+      const ek = this.ek[base >>> CHUNK_BITS]!;
+      const lb = base & CHUNK_MASK;
+      if (reverse) {
+        for (; j >= 0 && k > 0; j--, k--) out.push([this.memberOf(ek[lb + j]!), es[lb + j]!]);
+        x = t[x + BACK]!;
+        j = (t[x + META]! >>> 6) - 1;
+      } else {
+        const n = t[x + META]! >>> 6;
+        for (; j < n && k > 0; j++, k--) out.push([this.memberOf(ek[lb + j]!), es[lb + j]!]);
+        x = t[x + LINKS]!;
+        j = 0;
+      }
+    }
+  }
+
+  /** Pushes the entries from `pos` on while their score is ≤ max (< max when exclusive), at most `limit`. */
+  collectUpTo(pos: number, max: number, exclusive: boolean, limit: number, out: [string, number][]): void {
+    const t = this.t;
+    if (pos < 0) return;
+    let x = this.blockNode[pos >>> this.logS]!;
+    let j = pos - t[x + BASE]!;
+    while (x !== NIL) {
+      const base = t[x + BASE]!;
+      const es = this.es[base >>> CHUNK_BITS]!;
+      const ek = this.ek[base >>> CHUNK_BITS]!;
+      const lb = base & CHUNK_MASK;
+      const n = t[x + META]! >>> 6;
+      for (; j < n; j++) {
+        const s = es[lb + j]!;
+        if ((exclusive ? s >= max : s > max) || out.length >= limit) return;
+        out.push([this.memberOf(ek[lb + j]!), s]);
+      }
+      x = t[x + LINKS]!;
+      j = 0;
+    }
+  }
+
+  /** Pushes the entries from `pos` backward while their score is ≥ min (> min when exclusive), at most `limit`. */
+  collectDownTo(pos: number, min: number, exclusive: boolean, limit: number, out: [string, number][]): void {
+    const t = this.t;
+    if (pos < 0) return;
+    let x = this.blockNode[pos >>> this.logS]!;
+    let j = pos - t[x + BASE]!;
+    while (x !== NIL) {
+      const base = t[x + BASE]!;
+      const es = this.es[base >>> CHUNK_BITS]!;
+      const ek = this.ek[base >>> CHUNK_BITS]!;
+      const lb = base & CHUNK_MASK;
+      for (; j >= 0; j--) {
+        const s = es[lb + j]!;
+        if ((exclusive ? s <= min : s < min) || out.length >= limit) return;
+        out.push([this.memberOf(ek[lb + j]!), s]);
+      }
+      x = t[x + BACK]!;
+      j = (t[x + META]! >>> 6) - 1;
+    }
+  }
+
+  // ---------------------------------------------------------------- whole-list operations
 
   /**
    * Fills an empty list with `count` entries given in order: entry k is (scores[order[k]],
    * members[order[k]]) (order omitted: k itself), strictly increasing in (score, member) — the
-   * caller sorted them. One pass, no search: each node is linked after the last node of each of its
-   * levels, its spans read off the ranks. O(count), against O(count log count) random inserts that
-   * each miss the cache at every level. `index`, when given, must hold exactly these members as keys
-   * (an accumulator the caller built): its values are overwritten with node addresses, which is
-   * cheaper than adding the keys to a new Map.
+   * caller sorted them and made the members distinct. One pass, no search: nodes are filled to 7/8
+   * of B, each linked after the last node of each of its levels, spans read off the ranks. Member j
+   * takes slot j + 1, and the index is filled in the run's own order: the run comes from walking the
+   * inputs' indexes, so its member strings were allocated roughly in that order and hashing them
+   * then misses the cache far less often than in score order. O(n).
    */
   loadSorted(
     members: readonly string[],
     scores: ArrayLike<number>,
     order: ArrayLike<number> | null,
     count: number,
-    index: Map<string, number> | null,
   ): void {
     const { update, rankAt } = this;
-    const map = index ?? this.index;
     for (let i = 0; i < MAX_LEVEL; i++) {
       update[i] = HEADER;
       rankAt[i] = 0;
     }
+    if (count + 1 > this.slotPos.length) this.slotPos = new Int32Array(this.allocBuffer(4 * (count + 1)));
+    for (let j = 0; j < count; j++) this.allocSlot(members[j]!);
+    const b = this.nodeSize;
+    const fill = b - (b >> 3);
+    const nodes = Math.ceil(count / fill);
+    const per = nodes === 0 ? 0 : Math.floor(count / nodes);
+    const extra = nodes === 0 ? 0 : count % nodes;
     let top = 1;
     let prev = HEADER;
-    const nodeOf = order === null ? null : new Int32Array(count);
-    for (let k = 0; k < count; k++) {
-      const j = order === null ? k : order[k]!;
-      const member = members[j]!;
+    let k = 0;
+    for (let node = 0; node < nodes; node++) {
+      const n = per + (node < extra ? 1 : 0);
       const level = this.randomLevel();
       if (level > top) top = level;
-      const node = this.allocNode(level, member);
-      const i32 = this.i32; // allocNode may have grown the buffer
-      this.f64[node >> 1] = scores[j]!;
-      const rank = k + 1;
+      const x = this.newNode(level);
+      const t = this.t;
+      const base = t[x + BASE]!;
+      const es = this.es[base >>> CHUNK_BITS]!;
+      const ek = this.ek[base >>> CHUNK_BITS]!;
+      const lb = base & CHUNK_MASK;
+      for (let e = 0; e < n; e++, k++) {
+        const j = order === null ? k : order[k]!;
+        es[lb + e] = scores[j]!;
+        ek[lb + e] = j + 1;
+        this.slotPos[j + 1] = base + e;
+      }
+      t[x + META]! += n << 6;
+      this.tf[x >> 1] = es[lb]!;
+      const rank = k - n;
       const up = update[level - 1]!; // the previous node at the new node's top level: its up link
       for (let i = 0; i < level; i++) {
         const ul = update[i]! + LINKS + 2 * i;
-        i32[ul] = node;
-        i32[ul + 1] = rank - rankAt[i]!;
-        update[i] = node;
+        t[ul] = x;
+        t[ul + 1] = rank - rankAt[i]!;
+        update[i] = x;
         rankAt[i] = rank;
       }
-      if (level > 1) i32[node + LINKS + 2 * level] = up;
-      i32[node + BACK] = prev;
-      prev = node;
-      if (nodeOf === null) map.set(member, node);
-      else nodeOf[j] = node;
+      if (level > 1) t[x + UP] = up;
+      t[x + BACK] = prev;
+      prev = x;
     }
-    // The index is filled in the run's own order, not the sorted one: the run comes from walking the
-    // inputs' indexes, so its member strings were allocated roughly in that order and hashing them
-    // then misses the cache far less often than in score order.
-    if (nodeOf !== null) for (let j = 0; j < count; j++) map.set(members[j]!, nodeOf[j]!);
-    const i32 = this.i32;
+    const t = this.t;
     for (let i = 0; i < MAX_LEVEL; i++) {
       const ul = update[i]! + LINKS + 2 * i;
-      i32[ul] = NIL;
-      i32[ul + 1] = count - rankAt[i]!;
+      t[ul] = NIL;
+      t[ul + 1] = count - rankAt[i]!;
     }
+    for (let j = 0; j < count; j++) this.index.set(members[j]!, j + 1);
     this.length = count;
     this.level = top;
     this.tail = prev;
-    if (index !== null) this.index = index;
-  }
-
-  /** Fills `update` with the rightmost node before (score, member) at each level. O(log n). */
-  private findUpdate(score: number, member: string): void {
-    const { update, i32 } = this;
-    let x = HEADER;
-    let stop = NIL; // as in insert: a node already known not to come before the target
-    for (let i = this.level - 1; i >= 0; i--) {
-      let y = i32[x + LINKS + 2 * i]!;
-      while (y !== NIL && y !== stop) {
-        if (!this.before(y, score, member)) {
-          stop = y;
-          break;
-        }
-        x = y;
-        y = i32[x + LINKS + 2 * i]!;
-      }
-      update[i] = x;
-    }
-  }
-
-  /** Unlinks node x given `update` (its predecessors); does not free it. */
-  private unlink(x: number): void {
-    const { update, i32 } = this;
-    for (let i = 0; i < this.level; i++) {
-      const ul = update[i]! + LINKS + 2 * i;
-      if (i32[ul] === x) {
-        const xl = x + LINKS + 2 * i;
-        const next = i32[xl]!;
-        i32[ul + 1] = i32[ul + 1]! + i32[xl + 1]! - 1;
-        i32[ul] = next;
-        // x's predecessor at level i becomes next's up link when level i is next's top (≥ 2).
-        if (i > 0 && next !== NIL && (i32[next + META]! & 63) === i + 1) i32[next + LINKS + 2 * i + 2] = update[i]!;
-      } else {
-        i32[ul + 1] = i32[ul + 1]! - 1;
-      }
-    }
-    const after = i32[x + LINKS]!;
-    if (after !== NIL) i32[after + BACK] = i32[x + BACK]!;
-    else this.tail = i32[x + BACK]!;
-    while (this.level > 1 && i32[HEADER + LINKS + 2 * (this.level - 1)] === NIL) this.level--;
-    this.length--;
-  }
-
-  /** Removes node x (found through `index`). O(log n) expected. */
-  delete(x: number): void {
-    const member = this.memberOf(x);
-    this.findUpdate(this.f64[x >> 1]!, member);
-    this.unlink(x);
-    this.freeNode(x);
-    this.forget(member);
-  }
-
-  /** True when node x can take `score` without moving (its neighbours still bracket it). */
-  staysInPlace(x: number, score: number): boolean {
-    const prev = this.i32[x + BACK]!;
-    const after = this.i32[x + LINKS]!;
-    const member = this.memberOf(x);
-    return (prev === NIL || this.before(prev, score, member)) && (after === NIL || !this.before(after, score, member));
   }
 
   /**
-   * Gives node x a new score. When the neighbours still bracket it the score is written in place
-   * (O(1), as Redis's zslUpdateScore does); otherwise the node is unlinked and re-inserted, keeping
-   * its member. Returns the address now holding the member.
-   */
-  updateScore(x: number, score: number): number {
-    if (this.staysInPlace(x, score)) {
-      this.f64[x >> 1] = score;
-      return x;
-    }
-    const member = this.memberOf(x);
-    this.delete(x);
-    return this.insert(score, member);
-  }
-
-  /**
-   * 1-based rank of node x. Redis's zslGetRank descends from the header comparing (score, member);
-   * this walks the same search path backwards instead: the search reaches x at x's top level from
-   * x's predecessor p on that level, whose link there spans rank(x) − rank(p), and reaches p the
-   * same way. Following up links (level-0 `backward` for level-1 nodes) and summing those spans
-   * visits exactly the nodes the descent lands on, without comparing scores or members and without
-   * touching the nodes a descent only compares against. O(log n) expected.
-   */
-  rankOf(x: number): number {
-    const i32 = this.i32;
-    let rank = 0;
-    while (x !== HEADER) {
-      const top = (i32[x + META]! & 63) - 1;
-      const p = top === 0 ? i32[x + BACK]! : i32[x + LINKS + 2 * top + 2]!;
-      rank += i32[p + LINKS + 2 * top + 1]!;
-      x = p;
-    }
-    return rank;
-  }
-
-  /** Node at 1-based rank r (1 ≤ r ≤ length), or NIL (Redis zslGetElementByRank). O(log n). */
-  nodeAt(r: number): number {
-    const i32 = this.i32;
-    let x = HEADER;
-    let traversed = 0;
-    for (let i = this.level - 1; i >= 0; i--) {
-      let link = x + LINKS + 2 * i;
-      while (i32[link] !== NIL && traversed + i32[link + 1]! <= r) {
-        traversed += i32[link + 1]!;
-        x = i32[link]!;
-        link = x + LINKS + 2 * i;
-      }
-      if (traversed === r) return x;
-    }
-    return NIL;
-  }
-
-  /** Number of nodes whose score is < s (or ≤ s when `inclusive`). O(log n). */
-  countBelowScore(s: number, inclusive: boolean): number {
-    const { i32, f64 } = this;
-    let x = HEADER;
-    let count = 0;
-    let stop = NIL; // a node already known to be past the bound (see insert)
-    for (let i = this.level - 1; i >= 0; i--) {
-      let link = x + LINKS + 2 * i;
-      let y = i32[link]!;
-      while (y !== NIL && y !== stop) {
-        const ys = f64[y >> 1]!;
-        if (ys > s || (ys === s && !inclusive)) {
-          stop = y;
-          break;
-        }
-        count += i32[link + 1]!;
-        x = y;
-        link = x + LINKS + 2 * i;
-        y = i32[link]!;
-      }
-    }
-    this.lastBelow = x;
-    return count;
-  }
-
-  /**
-   * Number of nodes before (score, member) in the set order, counting a node equal to it too when
-   * `inclusive`. Used to find where an iteration resumes after the set changed. O(log n).
-   */
-  countBelowEntry(score: number, member: string, inclusive: boolean): number {
-    const { i32, f64 } = this;
-    let x = HEADER;
-    let count = 0;
-    for (let i = this.level - 1; i >= 0; i--) {
-      let link = x + LINKS + 2 * i;
-      let y = i32[link]!;
-      while (y !== NIL) {
-        const s = f64[y >> 1]!;
-        if (s > score) break;
-        if (s === score) {
-          const c = compareMembers(this.memberOf(y), member);
-          if (c > 0 || (c === 0 && !inclusive)) break;
-        }
-        count += i32[link + 1]!;
-        x = y;
-        link = x + LINKS + 2 * i;
-        y = i32[link]!;
-      }
-    }
-    return count;
-  }
-
-  /**
-   * Number of nodes whose member is < m (or ≤ m when `inclusive`) in byte order, descending the
-   * skiplist as ZRANGEBYLEX does: exact when all scores are equal (the only case Redis defines).
-   */
-  countBelowMember(m: string, inclusive: boolean): number {
-    const i32 = this.i32;
-    let x = HEADER;
-    let count = 0;
-    for (let i = this.level - 1; i >= 0; i--) {
-      let link = x + LINKS + 2 * i;
-      let y = i32[link]!;
-      while (y !== NIL) {
-        const c = compareMembers(this.memberOf(y), m);
-        if (c > 0 || (c === 0 && !inclusive)) break;
-        count += i32[link + 1]!;
-        x = y;
-        link = x + LINKS + 2 * i;
-        y = i32[link]!;
-      }
-    }
-    this.lastBelow = x;
-    return count;
-  }
-
-  /**
-   * Deletes the nodes at 1-based ranks start..end (1 ≤ start ≤ end ≤ length), Redis's
-   * zslDeleteRangeByRank: one descent to the start, then k unlinks with the same `update`.
-   * Returns the number removed. O(log n + k).
-   */
-  deleteRanks(start: number, end: number): number {
-    const { update, i32 } = this;
-    let x = HEADER;
-    let traversed = 0;
-    for (let i = this.level - 1; i >= 0; i--) {
-      let link = x + LINKS + 2 * i;
-      while (i32[link] !== NIL && traversed + i32[link + 1]! < start) {
-        traversed += i32[link + 1]!;
-        x = i32[link]!;
-        link = x + LINKS + 2 * i;
-      }
-      update[i] = x;
-    }
-    let removed = 0;
-    x = i32[x + LINKS]!;
-    traversed++;
-    while (x !== NIL && traversed <= end) {
-      const after = i32[x + LINKS]!;
-      const member = this.memberOf(x);
-      this.unlink(x);
-      this.freeNode(x);
-      this.forget(member);
-      removed++;
-      traversed++;
-      x = after;
-    }
-    return removed;
-  }
-
-  /**
-   * Removes everything and returns the buffer to its initial size (like `Map#clear`, memory is
-   * released). Only the words in use are zeroed when the buffer is kept, so clearing never touches
-   * (and commits) pages that were never used. O(words in use).
+   * Removes everything and returns the arrays to their initial sizes (like `Map#clear`, memory is
+   * released). The generator goes on where it was.
    */
   clear(): void {
     this.index.clear();
-    this.members = [];
-    if (this.i32.length > this.initialWords) {
-      const buf = new ArrayBuffer(this.initialWords * 4);
-      this.f64 = new Float64Array(buf);
-      this.i32 = new Int32Array(buf);
-    } else {
-      this.i32.fill(0, 0, this.top);
-    }
-    this.resetEmpty();
-  }
-
-  /** The bookkeeping of an empty list over a zeroed buffer: no free blocks, pages or nodes. */
-  private resetEmpty(): void {
+    this.members = [[""]];
+    const buf = new ArrayBuffer(this.initialWords * 4);
+    this.t = new Int32Array(buf);
+    this.tf = new Float64Array(buf);
+    this.t[META] = MAX_LEVEL;
+    this.es = [];
+    this.ek = [];
+    this.blockNode = new Int32Array(16);
+    this.slotPos = new Int32Array(this.initialSlots);
     this.freeSlots = new Int32Array(16);
-    this.i32[META] = MAX_LEVEL;
-    this.freeBlock.fill(0);
+    this.freeBlocks = new Int32Array(16);
+    this.freeTower.fill(0);
     this.pageNext.fill(0);
     this.pageEnd.fill(0);
     this.freeSlotCount = 0;
+    this.freeBlockCount = 0;
+    this.blockTop = 0;
+    this.slotTop = 1;
     this.top = HEADER_WORDS;
     this.length = 0;
     this.level = 1;
     this.tail = NIL;
   }
 
-  /**
-   * Rebuilds the list in a fresh buffer with its nodes laid out in order (a bulk load of its own
-   * entries), so a walk along level 0 reads consecutive memory instead of jumping between the
-   * addresses random inserts left; the buffer shrinks to what the entries use. Node levels are drawn
-   * afresh. Every node address changes. O(n).
-   */
-  relayout(): void {
-    const n = this.length;
-    const members = new Array<string>(n);
-    const scores = new Float64Array(n);
-    let k = 0;
-    for (let x = this.i32[LINKS]!; x !== NIL; x = this.i32[x + LINKS]!) {
-      members[k] = this.memberOf(x);
-      scores[k++] = this.f64[x >> 1]!;
-    }
-    this.index = new Map();
-    this.members = [];
-    const buf = new ArrayBuffer((HEADER_WORDS + CLASSES * 64 + 8 * Math.max(16, n)) * 4);
-    this.f64 = new Float64Array(buf);
-    this.i32 = new Int32Array(buf);
-    this.resetEmpty();
-    this.loadSorted(members, scores, null, n, null);
+  /** An independent copy: the same entries in the same layout, the generator at the same state. */
+  clone(): ZSkipList {
+    const c = new ZSkipList(this.generatorState(), 0, { nodeSize: this.nodeSize, levelBits: this.levelBits });
+    c.length = this.length;
+    c.level = this.level;
+    c.tail = this.tail;
+    c.index = new Map(this.index);
+    c.t = this.t.slice();
+    c.tf = new Float64Array(c.t.buffer);
+    c.es = this.es.map((a) => a.slice());
+    c.ek = this.ek.map((a) => a.slice());
+    c.blockNode = this.blockNode.slice();
+    c.members = this.members.map((a) => a.slice());
+    c.slotPos = this.slotPos.slice();
+    c.top = this.top;
+    c.pageNext.set(this.pageNext);
+    c.pageEnd.set(this.pageEnd);
+    c.freeTower.set(this.freeTower);
+    c.blockTop = this.blockTop;
+    c.freeBlocks = this.freeBlocks.slice();
+    c.freeBlockCount = this.freeBlockCount;
+    c.slotTop = this.slotTop;
+    c.freeSlots = this.freeSlots.slice();
+    c.freeSlotCount = this.freeSlotCount;
+    return c;
   }
 
-  /** Bytes held by the typed arrays (not the member strings or the index). */
+  /** Bytes held by the typed arrays (not the member strings, their arrays or the index). */
   byteLength(): number {
-    return this.i32.byteLength + this.freeSlots.byteLength;
+    let bytes = this.t.byteLength + this.blockNode.byteLength + this.slotPos.byteLength;
+    bytes += this.freeSlots.byteLength + this.freeBlocks.byteLength;
+    for (let c = 0; c < this.es.length; c++) bytes += this.es[c]!.byteLength + this.ek[c]!.byteLength;
+    return bytes;
   }
 
-  /** Walks the whole structure and throws an Error naming the first broken invariant. O(n·levels). */
+  /** Walks the whole structure and throws an Error naming the first broken invariant. O(n + N·levels). */
   checkInvariants(where: string): void {
     const fail = (msg: string): never => {
       throw new Error(`redstruct/${where}: invariant violated: ${msg}`);
     };
-    const i32 = this.i32;
+    const t = this.t;
+    const b = this.nodeSize;
     if (this.level < 1 || this.level > MAX_LEVEL) fail(`level ${this.level}`);
-    // Level 0: order, backward links, ranks, index.
-    const rank = new Map<number, number>();
+    // Level 0: nodes, entries, order, back and up links, ranks, slots.
+    const rankOfNode = new Map<number, number>();
     const lastAt = new Int32Array(MAX_LEVEL); // the last node seen at each level (HEADER at first)
+    const seenSlots = new Set<number>();
     let prev = NIL;
-    let r = 0;
-    for (let x = i32[LINKS]!; x !== NIL; x = i32[x + LINKS]!) {
-      r++;
-      if (r > this.length) fail("level-0 chain longer than length (cycle?)");
-      if ((x & 1) !== 0 || x < HEADER_WORDS || x >= this.top) fail(`node address ${x} out of the used buffer`);
-      const level = this.levelOf(x);
+    let entries = 0;
+    let prevPos = -1;
+    for (let x = t[LINKS]!; x !== NIL; x = t[x + LINKS]!) {
+      if (rankOfNode.size > this.length) fail("node chain longer than the entries (cycle?)");
+      if ((x & 1) !== 0 || x < HEADER_WORDS || x >= this.top) fail(`node address ${x} out of the used towers`);
+      const level = t[x + META]! & 63;
+      const n = t[x + META]! >>> 6;
       if (level < 1 || level > this.level) fail(`node ${x} has level ${level}`);
-      if (Number.isNaN(this.scoreOf(x))) fail(`node ${x} has a NaN score`);
-      if (i32[x + BACK] !== prev) fail(`node ${x} backward ${i32[x + BACK]} ≠ ${prev}`);
-      if (prev !== NIL && !this.before(prev, this.scoreOf(x), this.memberOf(x))) fail(`order broken at rank ${r}`);
-      if (level > 1 && i32[x + LINKS + 2 * level] !== lastAt[level - 1])
-        fail(`node ${x} up link ${i32[x + LINKS + 2 * level]} ≠ ${lastAt[level - 1]}`);
+      if (n < 1 || n > b) fail(`node ${x} holds ${n} entries (1..${b})`);
+      const interior = t[x + BACK] !== NIL && t[x + LINKS] !== NIL;
+      if (interior && n < this.minFill) fail(`interior node ${x} holds ${n} < ${this.minFill} entries`);
+      if (t[x + BACK] !== prev) fail(`node ${x} backward ${t[x + BACK]} ≠ ${prev}`);
+      if (level > 1 && t[x + UP] !== lastAt[level - 1]) fail(`node ${x} up link ${t[x + UP]} ≠ ${lastAt[level - 1]}`);
       for (let i = 0; i < level; i++) lastAt[i] = x;
-      if (this.index.get(this.memberOf(x)) !== x)
-        fail(`index does not map ${JSON.stringify(this.memberOf(x))} to ${x}`);
-      rank.set(x, r);
+      const base = t[x + BASE]!;
+      if ((base & ((1 << this.logS) - 1)) !== 0 || base >>> this.logS >= this.blockTop) fail(`node ${x} base ${base}`);
+      if (this.blockNode[base >>> this.logS] !== x)
+        fail(`block of node ${x} owned by ${this.blockNode[base >>> this.logS]}`);
+      if (!Object.is(this.tf[x >> 1], this.scoreAt(base)))
+        fail(`node ${x} first score ${this.tf[x >> 1]} ≠ ${this.scoreAt(base)}`);
+      for (let j = 0; j < 1 << this.logS; j++) {
+        const pos = base + j;
+        const slot = this.slotAt(pos);
+        if (j >= n) {
+          if (slot !== 0) fail(`unused position ${pos} holds slot ${slot}`);
+          continue;
+        }
+        const score = this.scoreAt(pos);
+        const member = this.memberOf(slot);
+        if (slot < 1 || slot >= this.slotTop || seenSlots.has(slot)) fail(`position ${pos} holds slot ${slot}`);
+        seenSlots.add(slot);
+        if (Number.isNaN(score)) fail(`NaN score at position ${pos}`);
+        if (prevPos >= 0 && !this.entryBefore(prevPos, score, member)) fail(`order broken at rank ${entries}`);
+        if (this.index.get(member) !== slot) fail(`index does not map ${JSON.stringify(member)} to slot ${slot}`);
+        if (this.slotPos[slot]! >>> this.logS !== pos >>> this.logS) fail(`slot ${slot} points to another block`);
+        prevPos = pos;
+      }
+      rankOfNode.set(x, entries);
+      entries += n;
       prev = x;
     }
-    if (r !== this.length) fail(`level 0 holds ${r} nodes, length is ${this.length}`);
+    if (entries !== this.length) fail(`nodes hold ${entries} entries, length is ${this.length}`);
     if (this.tail !== prev) fail(`tail ${this.tail} ≠ last node ${prev}`);
     let live = 0;
-    for (const node of this.index.values()) if (node !== NIL) live++;
-    if (live !== this.length) fail(`index maps ${live} members to nodes, length is ${this.length}`);
+    for (const slot of this.index.values()) if (slot !== 0) live++;
+    if (live !== this.length) fail(`index maps ${live} members to slots, length is ${this.length}`);
     if (this.index.size - this.length > Math.max(64, this.length)) fail("tombstones were not purged");
-    if (this.members.length - this.freeSlotCount !== this.length) fail("member slots in use ≠ length");
-    // Every level: targets are live and tall enough, and spans equal rank differences.
+    if (this.slotTop - 1 - this.freeSlotCount !== this.length) fail("slots in use ≠ length");
+    for (let i = 0; i < this.freeSlotCount; i++)
+      if (this.memberOf(this.freeSlots[i]!) !== "") fail("free slot keeps its member");
+    if (this.blockTop - this.freeBlockCount !== rankOfNode.size) fail("entry blocks in use ≠ nodes");
+    for (let i = 0; i < this.freeBlockCount; i++) {
+      const base = this.freeBlocks[i]! << this.logS;
+      if (this.blockNode[this.freeBlocks[i]!] !== NIL) fail(`free block ${this.freeBlocks[i]} has an owner`);
+      for (let j = 0; j < 1 << this.logS; j++) if (this.slotAt(base + j) !== 0) fail(`free block ${base} holds a slot`);
+    }
+    // Every level: targets are live and tall enough, spans equal rank differences.
     let linked = 0;
     for (let i = 0; i < this.level; i++) {
       let x = HEADER;
       let rx = 0;
       for (;;) {
         const link = x + LINKS + 2 * i;
-        const y = i32[link]!;
-        const ry = y === NIL ? this.length : rank.get(y);
+        const y = t[link]!;
+        const ry = y === NIL ? this.length : rankOfNode.get(y);
         if (ry === undefined) fail(`level ${i} links to a node not on level 0`);
-        if (y !== NIL && this.levelOf(y) <= i) fail(`level ${i} links to node ${y} of level ${this.levelOf(y)}`);
-        if (i32[link + 1] !== ry! - rx)
-          fail(`span at level ${i} from rank ${rx} is ${i32[link + 1]}, expected ${ry! - rx}`);
+        if (y !== NIL && (t[y + META]! & 63) <= i) fail(`level ${i} links to node ${y} of level ${t[y + META]! & 63}`);
+        if (t[link + 1] !== ry! - rx)
+          fail(`span at level ${i} from rank ${rx} is ${t[link + 1]}, expected ${ry! - rx}`);
         if (y === NIL) break;
         linked++;
         x = y;
         rx = ry!;
       }
     }
-    if (this.level > 1 && i32[LINKS + 2 * (this.level - 1)] === NIL) fail(`top level ${this.level} is empty`);
-    for (let i = this.level; i < MAX_LEVEL; i++) {
-      if (i32[LINKS + 2 * i] !== NIL) fail(`header links above level ${this.level}`);
-    }
-    // Every node appears on each of its levels.
+    if (this.level > 1 && t[LINKS + 2 * (this.level - 1)] === NIL) fail(`top level ${this.level} is empty`);
+    for (let i = this.level; i < MAX_LEVEL; i++)
+      if (t[LINKS + 2 * i] !== NIL) fail(`header links above level ${this.level}`);
     let declared = 0;
-    for (const x of rank.keys()) declared += this.levelOf(x);
+    for (const x of rankOfNode.keys()) declared += t[x + META]! & 63;
     if (linked !== declared) fail(`${linked} links in use, nodes declare ${declared}`);
   }
+}
+
+/** A copy of `a` with twice the room. */
+function grown(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }

@@ -2,9 +2,10 @@
  * Iteration over a `SortedSet` that the set may change underneath, with `Map`'s guarantee: every
  * member present for the whole iteration is visited exactly once, and the iteration always ends.
  *
- * An iterator walks the level-0 chain directly while the set keeps its shape: O(1) per step, no
- * allocation beyond the result. The set keeps weak references to its live iterators and tells them
- * of every change before making it:
+ * An iterator walks the entries in order directly while the set keeps its shape: O(1) per step, no
+ * allocation beyond the result. It remembers the next member by its slot, which entries keep when
+ * they move between nodes, so merges after a removal do not disturb it. The set keeps weak
+ * references to its live iterators and tells them of every change before making it:
  * - a score written in place (the member keeps its place in the order) changes nothing for them;
  * - removing one member moves an iterator that was about to visit it to the member beside it, so
  *   deleting the current entry while iterating stays O(1);
@@ -24,15 +25,17 @@
  */
 import type { ZSkipList } from "./core.js";
 
-const NIL = 0;
-
 /** What an iterator yields: 0 = `[member, score]`, 1 = member, 2 = score. */
 export type IterKind = 0 | 1 | 2;
 
 /** An iterator over a sorted set's entries, members or scores; see the module comment. */
 export class SortedSetIterator<T> implements IterableIterator<T> {
-  /** In live mode, the next node to visit (NIL at the end). Unused once detached. */
-  node: number;
+  /**
+   * In live mode, the slot of the next member to visit (0 at the end) and where its entry was last
+   * seen: entries move between nodes, but a member's slot does not, so the walk survives merges.
+   */
+  private slot: number;
+  private hint: number;
   /** Members not visited yet, copied on the first change that could reorder the walk; null until then. */
   private rest: string[] | null = null;
   private pos = 0;
@@ -45,11 +48,13 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     private readonly kind: IterKind,
     readonly reverse: boolean,
   ) {
-    this.node = reverse ? list.tail : list.first();
+    const p = reverse ? list.lastPos() : list.firstPos();
+    this.hint = p;
+    this.slot = p < 0 ? 0 : list.slotAt(p);
     cursors.add(this);
   }
 
-  /** True while the iterator still walks the live chain (not detached, not done). */
+  /** True while the iterator still walks the live list (not detached, not done). */
   get live(): boolean {
     return this.rest === null && !this.done;
   }
@@ -57,17 +62,18 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   next(): IteratorResult<T, undefined> {
     const list = this.list;
     if (this.rest === null) {
-      const x = this.node;
-      if (x !== NIL) {
-        this.node = this.reverse ? list.prevOf(x) : list.nextOf(x);
-        return { value: this.make(list.memberOf(x), list.scoreOf(x)), done: false };
+      const slot = this.slot;
+      if (slot !== 0) {
+        const p = this.here();
+        this.step(p);
+        return { value: this.make(list.memberOf(slot), list.scoreAt(p)), done: false };
       }
     } else {
       const rest = this.rest;
       while (this.pos < rest.length) {
         const member = rest[this.pos++]!;
-        const x = list.find(member);
-        if (x !== NIL) return { value: this.make(member, list.scoreOf(x)), done: false };
+        const slot = list.find(member);
+        if (slot !== 0) return { value: this.make(member, list.scoreOf(slot)), done: false };
       }
       this.rest = [];
     }
@@ -85,6 +91,20 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     return this;
   }
 
+  /** Position of the next member's entry (the hint when it still holds it). */
+  private here(): number {
+    const list = this.list;
+    return list.slotAt(this.hint) === this.slot ? this.hint : list.locate(this.slot);
+  }
+
+  /** Moves to the entry after (before, in reverse) position p. */
+  private step(p: number): void {
+    const list = this.list;
+    const q = this.reverse ? list.prevPos(p) : list.nextPos(p);
+    this.hint = q;
+    this.slot = q < 0 ? 0 : list.slotAt(q);
+  }
+
   private make(member: string, score: number): T {
     const kind = this.kind;
     return (kind === 0 ? [member, score] : kind === 1 ? member : score) as T;
@@ -93,7 +113,7 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   private finish(): void {
     if (this.done) return;
     this.done = true;
-    this.node = NIL;
+    this.slot = 0;
     this.rest = [];
     this.cursors.release(this);
   }
@@ -102,21 +122,24 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   detach(): void {
     const list = this.list;
     const rest: string[] = [];
-    for (let x = this.node; x !== NIL; x = this.reverse ? list.prevOf(x) : list.nextOf(x)) rest.push(list.memberOf(x));
+    if (this.slot !== 0) {
+      for (let p = this.here(); p >= 0; p = this.reverse ? list.prevPos(p) : list.nextPos(p))
+        rest.push(list.memberAt(p));
+    }
     this.rest = rest;
     this.pos = 0;
-    this.node = NIL;
+    this.slot = 0;
   }
 
-  /** Called before node x is removed: step over it if it is the next to visit. */
-  removing(x: number): void {
-    if (this.node === x) this.node = this.reverse ? this.list.prevOf(x) : this.list.nextOf(x);
+  /** Called before the member of `slot` is removed: step over it if it is the next to visit. */
+  removing(slot: number): void {
+    if (this.slot === slot) this.step(this.here());
   }
 
   /** Called when the set is emptied: nothing present now was present throughout. */
   end(): void {
     this.done = true;
-    this.node = NIL;
+    this.slot = 0;
     this.rest = [];
   }
 }
@@ -155,11 +178,11 @@ export class Cursors {
     this.pruneAt = 16;
   }
 
-  /** Before node x is removed. */
-  removing(x: number): void {
+  /** Before the member of `slot` is removed. */
+  removing(slot: number): void {
     for (const r of this.refs) {
       const it = r.deref();
-      if (it?.live) it.removing(x);
+      if (it?.live) it.removing(slot);
     }
   }
 

@@ -24,8 +24,6 @@
 import type { ZSkipList } from "./core.js";
 import { compareMembers } from "./order.js";
 
-const NIL = 0;
-
 /** AGGREGATE SUM / MIN / MAX. */
 export type Aggregate = "sum" | "min" | "max";
 
@@ -34,8 +32,6 @@ export interface Run {
   members: string[];
   scores: number[];
   order: Int32Array | null;
-  /** member → position in the arrays, for the new set's index (union builds it anyway). */
-  index: Map<string, number> | null;
 }
 
 /** Redis's zunionInterAggregate. */
@@ -134,24 +130,24 @@ export function unionRun(lists: readonly ZSkipList[], weights: readonly number[]
   const k = lists.length;
   // A member is combined once, when met in the first input holding it (Redis's order), by looking
   // it up in the later inputs — their own indexes stand in for an accumulator Map — and marking the
-  // nodes found there (by address) so that input's walk skips them without another lookup. Each
-  // input is walked in its index's order (insertion order), not score order: the member strings
-  // and Map entries are then visited roughly in the order they were allocated, which at 10^5
-  // members halves the cache misses of the lookups (the result is sorted afterwards anyway).
-  const seen: Uint8Array[] = lists.map((l, s) => new Uint8Array(s === 0 ? 0 : l.i32.length >> 1));
+  // slots found there so that input's walk skips them without another lookup. Each input is walked
+  // in its index's order (insertion order), not score order: the member strings and Map entries
+  // are then visited roughly in the order they were allocated, which at 10^5 members halves the
+  // cache misses of the lookups (the result is sorted afterwards anyway).
+  const seen: Uint8Array[] = lists.map((l, s) => new Uint8Array(s === 0 ? 0 : l.slotPos.length));
   for (let s = 0; s < k; s++) {
     const list = lists[s]!;
     const w = weights[s]!;
     const mine = seen[s]!;
-    list.index.forEach((x, member) => {
-      if (x === NIL || (s !== 0 && mine[x >> 1] === 1)) return; // a tombstone, or combined already
-      let score = w * list.scoreOf(x);
+    list.index.forEach((slot, member) => {
+      if (slot === 0 || (s !== 0 && mine[slot] === 1)) return; // a tombstone, or combined already
+      let score = w * list.scoreOf(slot);
       if (Number.isNaN(score)) score = 0;
       for (let t = s + 1; t < k; t++) {
         const other = lists[t]!;
         const y = other.find(member);
-        if (y === NIL) continue;
-        seen[t]![y >> 1] = 1;
+        if (y === 0) continue;
+        seen[t]![y] = 1;
         let value = weights[t]! * other.scoreOf(y);
         if (Number.isNaN(value)) value = 0;
         score = combine(score, value, aggregate);
@@ -160,7 +156,7 @@ export function unionRun(lists: readonly ZSkipList[], weights: readonly number[]
       scores.push(score);
     });
   }
-  return { members, scores, order: sortRun(members, scores), index: null };
+  return { members, scores, order: sortRun(members, scores) };
 }
 
 /** ZINTER: `lists` and `weights` smallest input first. */
@@ -169,20 +165,20 @@ export function intersectRun(lists: readonly ZSkipList[], weights: readonly numb
   const scores: number[] = [];
   const first = lists[0]!;
   const w0 = weights[0]!;
-  outer: for (let x = first.first(); x !== NIL; x = first.nextOf(x)) {
-    const member = first.memberOf(x);
-    let score = w0 * first.scoreOf(x);
+  outer: for (let p = first.firstPos(); p >= 0; p = first.nextPos(p)) {
+    const member = first.memberAt(p);
+    let score = w0 * first.scoreAt(p);
     if (Number.isNaN(score)) score = 0;
     for (let s = 1; s < lists.length; s++) {
       const list = lists[s]!;
       const y = list.find(member);
-      if (y === NIL) continue outer;
+      if (y === 0) continue outer;
       score = combine(score, list.scoreOf(y) * weights[s]!, aggregate); // a NaN product is not zeroed here
     }
     members.push(member);
     scores.push(score);
   }
-  return { members, scores, order: sortRun(members, scores), index: null };
+  return { members, scores, order: sortRun(members, scores) };
 }
 
 /** ZDIFF: the members of `lists[0]` in none of the others, with their scores, in order. */
@@ -190,22 +186,22 @@ export function diffRun(lists: readonly ZSkipList[]): Run {
   const members: string[] = [];
   const scores: number[] = [];
   const first = lists[0]!;
-  outer: for (let x = first.first(); x !== NIL; x = first.nextOf(x)) {
-    const member = first.memberOf(x);
-    for (let s = 1; s < lists.length; s++) if (lists[s]!.find(member) !== NIL) continue outer;
+  outer: for (let p = first.firstPos(); p >= 0; p = first.nextPos(p)) {
+    const member = first.memberAt(p);
+    for (let s = 1; s < lists.length; s++) if (lists[s]!.find(member) !== 0) continue outer;
     members.push(member);
-    scores.push(first.scoreOf(x));
+    scores.push(first.scoreAt(p));
   }
-  return { members, scores, order: null, index: null };
+  return { members, scores, order: null };
 }
 
 /** ZINTERCARD: the size of the intersection, counting stopped at `limit` (0: no limit); smallest first. */
 export function intersectCount(lists: readonly ZSkipList[], limit: number): number {
   const first = lists[0]!;
   let count = 0;
-  outer: for (let x = first.first(); x !== NIL; x = first.nextOf(x)) {
-    const member = first.memberOf(x);
-    for (let s = 1; s < lists.length; s++) if (lists[s]!.find(member) === NIL) continue outer;
+  outer: for (let p = first.firstPos(); p >= 0; p = first.nextPos(p)) {
+    const member = first.memberAt(p);
+    for (let s = 1; s < lists.length; s++) if (lists[s]!.find(member) === 0) continue outer;
     if (++count === limit) break;
   }
   return count;

@@ -1,31 +1,40 @@
 /**
  * `SortedSet`: Redis's sorted set (ZADD, ZRANGE, ZRANGEBYSCORE, ZRANGEBYLEX, ZRANK, ZPOPMIN, …) on
- * the typed-array skiplist of ./core.ts plus its member index (O(1) `score`).
+ * the typed-array skiplist of macro nodes in ./core.ts plus its member index (O(1) `score`).
  *
  * Ranges work on ranks. One O(log n) descent, summing spans, gives the number of entries below a
- * score or lex bound — the rank where the range starts — and the last node below it. Counts and
- * removals take the ranks of both bounds (ZCOUNT is their difference, O(log n)); range queries
- * start from the node beside the bound, or, with a LIMIT offset, jump to the node at rank
- * start + offset with one more descent (never a walk over `offset` nodes), then walk while within
- * the other bound: O(log n + k) for k entries.
+ * score or lex bound — the rank where the range starts — and the entries on each side of it.
+ * Counts and removals take the ranks of both bounds (ZCOUNT is their difference, O(log n)); range
+ * queries start beside the bound, or, with a LIMIT offset, jump to the entry at rank start + offset
+ * with one more descent (never a walk over `offset` entries), then walk while within the other
+ * bound: O(log n + k) for k entries, reading each node's entries consecutively.
  *
  * Set operations (ZUNION / ZINTER / ZDIFF / ZINTERCARD) are computed in ./ops.ts with Redis's
  * order and NaN rules and bulk-loaded into a new skiplist in one pass. Iteration tolerates changes
  * to the set with `Map`'s guarantee (./iterate.ts). Every options object is checked
  * (src/internal/options.ts): unknown keys, non-boolean flags and `null` are TypeErrors.
+ * `toBytes`/`fromBytes` are in ./serialize.ts.
  *
  * Entries are `[member, score]` tuples everywhere (ranges, pops, iteration), like `Map` entries.
  */
-import { checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { checkInteger, describe, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
 import { checkFlag, checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { randomSeed } from "../internal/random.js";
-import { MAX_SIZE, ZSkipList } from "./core.js";
+import { type Layout, MAX_SIZE, ZSkipList } from "./core.js";
 import { Cursors, type IterKind, SortedSetIterator } from "./iterate.js";
 import { type Aggregate, diffRun, intersectCount, intersectRun, type Run, unionRun } from "./ops.js";
 import { compareMembers, type LexBound, parseLexBound } from "./order.js";
+import { readSortedSet, writeSortedSet } from "./serialize.js";
 
 const WHERE = "SortedSet";
-const NIL = 0;
+/**
+ * Most draws `randomMembers` makes with repeats (a negative count): 2^20. Such a result has no
+ * natural size limit — Redis streams whatever ZRANDMEMBER asks — so a count typed as −2^26, or a
+ * negative count meant as "all", would build an array of tens of millions of entries (gigabytes
+ * with scores) for minutes. 2^20 entries are 8 MiB of references (≈ 50 MiB with scores), drawn in
+ * well under a second; ask again for more.
+ */
+export const MAX_DRAWS = 2 ** 20;
 
 /** A sorted-set entry: the member and its score. */
 export type SortedSetEntry = [member: string, score: number];
@@ -146,7 +155,6 @@ function boundsOf(o: ScoreBoundOptions): [boolean, boolean] {
   ];
 }
 
-/** A Redis sorted set: unique string members ordered by (score, member bytes). */
 /** Redis's flag checks for ZADD: NX with XX, and more than one of GT, LT, NX, are errors. */
 function checkCombination(nx: boolean, xx: boolean, gt: boolean, lt: boolean): void {
   if (nx && xx) throw rangeError(WHERE, "options", "nx + xx", "compatible flags (NX and XX exclude each other)");
@@ -155,14 +163,43 @@ function checkCombination(nx: boolean, xx: boolean, gt: boolean, lt: boolean): v
   }
 }
 
+/** Describes a value for an error message, naming an options object by its keys instead of "[object Object]". */
+function shown(value: unknown): string {
+  if (value instanceof SortedSet) return "a SortedSet";
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    const keys = Object.keys(value);
+    return keys.length === 0 ? "an empty object {}" : `an object with keys ${keys.join(", ")}`;
+  }
+  return describe(value);
+}
+
+/** The TypeError for sets handed to a combining method as separate arguments (or an options object first). */
+function setsError(method: string, param: string, value: unknown): TypeError {
+  return new TypeError(
+    `redstruct/${WHERE}: ${param} must be an iterable of SortedSets, got ${shown(value)}; pass the sets in ` +
+      `one array: SortedSet.${method}([a, b]${method === "intersectCard" ? ", limit" : method === "diff" ? "" : ", options"})`,
+  );
+}
+
+/** The TypeError for an object that has SortedSet's prototype but was not built by its constructor. */
+function unbuilt(param: string): TypeError {
+  return new TypeError(
+    `redstruct/${WHERE}: ${param} is not a SortedSet built by its constructor (an object made with ` +
+      "Object.create(SortedSet.prototype) has no state); make sets with new SortedSet(), SortedSet.from() or fromBytes()",
+  );
+}
+
+/** Builds a set with a given internal layout; set by SortedSet's static block (see {@link sortedSetWithLayout}). */
+let makeWithLayout: (layout: Layout, options?: SortedSetOptions) => SortedSet;
+
 /**
- * Redis's sorted set: members ordered by (score, member bytes) on a skiplist with spans, beside a
- * member → score index. ZADD, ZSCORE (O(1)), ZRANK and ranges by rank, score and lex (O(log n + k)),
- * removals, pops, ZUNION / ZINTER / ZDIFF with Redis's arithmetic, and iteration in order that
- * survives changes to the set as a `Map`'s does.
+ * Redis's sorted set: members ordered by (score, member bytes) on a skiplist of macro nodes with
+ * spans, beside a member → slot index. ZADD, ZSCORE (O(1)), ZRANK and ranges by rank, score and lex
+ * (O(log n + k)), removals, pops, ZUNION / ZINTER / ZDIFF with Redis's arithmetic, and iteration in
+ * order that survives changes to the set as a `Map`'s does.
  */
 export class SortedSet implements Iterable<SortedSetEntry> {
-  readonly #list: ZSkipList;
+  #list: ZSkipList;
   /** Live iterators, told of every change before it is made (see ./iterate.ts). */
   readonly #cursors = new Cursors();
 
@@ -176,6 +213,17 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     const seed = o.seed === undefined ? randomSeed() : checkInteger(WHERE, "seed", o.seed, 0, 0xffffffff);
     const capacity = o.capacity === undefined ? 16 : checkInteger(WHERE, "capacity", o.capacity, 0, MAX_SIZE);
     this.#list = new ZSkipList(seed, capacity);
+  }
+
+  /** The skiplist of a set built by the constructor, or a TypeError naming `param`. */
+  static #of(zs: unknown, param: string): ZSkipList {
+    if (zs === null || typeof zs !== "object" || !(#list in zs)) throw unbuilt(param);
+    return (zs as SortedSet).#list;
+  }
+
+  /** The skiplist of `this`, checked (a method called on an object that only borrowed the prototype). */
+  get #l(): ZSkipList {
+    return SortedSet.#of(this, "this");
   }
 
   /**
@@ -207,12 +255,12 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * −inf is 0), so each score equals Redis's to the bit. The inputs are not changed. Costs
    * O(k · Σ sizes + u) for k inputs and u members in the result (radix-sorted by score, then
    * bulk-loaded in one pass).
-   * @throws TypeError when `sets` is not an iterable of SortedSets or an option is malformed;
-   *   RangeError for no sets, a weights array of the wrong length, a NaN weight or an unknown
-   *   aggregate.
+   * @throws TypeError when `sets` is not an iterable of SortedSets (sets passed as separate
+   *   arguments, `union(a, b)`, included) or an option is malformed; RangeError for no sets, a
+   *   weights array of the wrong length, a NaN weight or an unknown aggregate.
    */
   static union(sets: Iterable<SortedSet>, options?: CombineOptions): SortedSet {
-    const [lists, weights, aggregate] = SortedSet.#inputs("sets", sets, options, true);
+    const [lists, weights, aggregate] = SortedSet.#inputs("union", sets, options, true);
     return SortedSet.#fromRun(unionRun(lists, weights, aggregate));
   }
 
@@ -224,7 +272,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws as {@link union}.
    */
   static intersect(sets: Iterable<SortedSet>, options?: CombineOptions): SortedSet {
-    const [lists, weights, aggregate] = SortedSet.#inputs("sets", sets, options, true);
+    const [lists, weights, aggregate] = SortedSet.#inputs("intersect", sets, options, true);
     return SortedSet.#fromRun(intersectRun(lists, weights, aggregate));
   }
 
@@ -236,8 +284,9 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    *   takes no WEIGHTS or AGGREGATE: they are refused rather than ignored); RangeError for no sets.
    */
   static diff(sets: Iterable<SortedSet>, options?: Record<string, never>): SortedSet {
+    if (options instanceof SortedSet) throw setsError("diff", "options", options);
     checkOptions(WHERE, options, []);
-    const [lists] = SortedSet.#inputs("sets", sets, undefined, false);
+    const [lists] = SortedSet.#inputs("diff", sets, undefined, false);
     return SortedSet.#fromRun(diffRun(lists));
   }
 
@@ -248,7 +297,8 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    *   negative or non-integer limit.
    */
   static intersectCard(sets: Iterable<SortedSet>, limit = 0): number {
-    const [lists] = SortedSet.#inputs("sets", sets, undefined, true);
+    if ((limit as unknown) instanceof SortedSet) throw setsError("intersectCard", "limit", limit);
+    const [lists] = SortedSet.#inputs("intersectCard", sets, undefined, true);
     checkInteger(WHERE, "limit", limit, 0, Number.MAX_SAFE_INTEGER);
     return intersectCount(lists, limit);
   }
@@ -258,24 +308,44 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * first when `smallestFirst` (a stable sort: equal sizes keep their order), and the aggregate.
    */
   static #inputs(
-    param: string,
+    method: string,
     sets: Iterable<SortedSet>,
     options: CombineOptions | undefined,
     smallestFirst: boolean,
   ): [ZSkipList[], number[], Aggregate] {
-    checkIterable(WHERE, param, sets);
-    const inputs: SortedSet[] = [];
-    for (const set of sets) inputs.push(checkInstance(WHERE, `${param}[${inputs.length}]`, set, SortedSet));
-    if (inputs.length === 0) throw rangeError(WHERE, param, "no sets", "at least one SortedSet");
+    // A SortedSet is itself iterable (its entries): name the mistake rather than reject an entry.
+    if (sets instanceof SortedSet || options instanceof SortedSet) throw setsError(method, "sets", sets);
+    if (
+      sets === null ||
+      typeof sets !== "object" ||
+      typeof (sets as { [Symbol.iterator]?: unknown })[Symbol.iterator] !== "function"
+    ) {
+      if (typeof sets === "string" || (sets !== null && typeof sets === "object" && Symbol.asyncIterator in sets)) {
+        checkIterable(WHERE, "sets", sets);
+      }
+      throw setsError(method, "sets", sets);
+    }
+    const lists: ZSkipList[] = [];
+    for (const set of sets) {
+      const param = `sets[${lists.length}]`;
+      if (!(set instanceof SortedSet)) {
+        if (set !== null && typeof set === "object" && Object.getPrototypeOf(set) === Object.prototype) {
+          throw typeError(WHERE, param, set, `a SortedSet, got ${shown(set)} (an options object goes after the array)`);
+        }
+        checkInstance(WHERE, param, set, SortedSet);
+      }
+      lists.push(SortedSet.#of(set, param));
+    }
+    if (lists.length === 0) throw rangeError(WHERE, "sets", "no sets", "at least one SortedSet");
     const o = checkOptions(WHERE, options, ["weights", "aggregate"]);
     let weights: number[];
     if (o.weights === undefined) {
-      weights = inputs.map(() => 1);
+      weights = lists.map(() => 1);
     } else {
       checkIterable(WHERE, "weights", o.weights);
       weights = [...o.weights];
-      if (weights.length !== inputs.length) {
-        throw rangeError(WHERE, "weights", `Array(${weights.length})`, `one weight per set (${inputs.length})`);
+      if (weights.length !== lists.length) {
+        throw rangeError(WHERE, "weights", `Array(${weights.length})`, `one weight per set (${lists.length})`);
       }
       for (let i = 0; i < weights.length; i++) checkScore(`weights[${i}]`, weights[i]);
     }
@@ -287,9 +357,9 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       }
       aggregate = o.aggregate;
     }
-    const order = inputs.map((_, i) => i);
-    if (smallestFirst) order.sort((a, b) => inputs[a]!.size - inputs[b]!.size);
-    return [order.map((i) => inputs[i]!.#list), order.map((i) => weights[i]!), aggregate];
+    const order = lists.map((_, i) => i);
+    if (smallestFirst) order.sort((a, b) => lists[a]!.length - lists[b]!.length);
+    return [order.map((i) => lists[i]!), order.map((i) => weights[i]!), aggregate];
   }
 
   /** A new set holding a result run, bulk-loaded. */
@@ -297,15 +367,74 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     const n = run.members.length;
     if (n > MAX_SIZE) throw rangeError(WHERE, "result size", n, `at most 2^26 (${MAX_SIZE}) members`);
     const zs = new SortedSet({ capacity: n });
-    zs.#list.loadSorted(run.members, run.scores, run.order, n, run.index);
+    zs.#list.loadSorted(run.members, run.scores, run.order, n);
     return zs;
+  }
+
+  // ---------------------------------------------------------------- bytes and copies
+
+  /**
+   * The set in redstruct's versioned format (see {@link SortedSet.fromBytes}): "RSZS", a version
+   * byte, the generator state, then each entry in order — its score as a float64 and its member
+   * as UTF-8 (a lone surrogate, which UTF-8 cannot carry, in WTF-8's 3-byte form, so every string
+   * round-trips). 13 + Σ (12 + member bytes) bytes. O(n + bytes). No Redis command (DUMP's payload
+   * is Redis's internal encoding).
+   */
+  toBytes(): Uint8Array {
+    const list = this.#l;
+    const n = list.length;
+    const members = new Array<string>(n);
+    const scores = new Float64Array(n);
+    let i = 0;
+    for (let p = list.firstPos(); p >= 0; p = list.nextPos(p), i++) {
+      members[i] = list.memberAt(p);
+      scores[i] = list.scoreAt(p);
+    }
+    return writeSortedSet(list.generatorState(), members, scores);
+  }
+
+  /**
+   * Reads {@link SortedSet.toBytes} output into a new set (bulk-loaded, O(n + bytes)) whose
+   * generator continues where the original's stood, so it draws the same `randomMembers`.
+   * Everything is checked before it is trusted — the entry count against the bytes left before
+   * anything is allocated, every length, the encoding, NaN scores, the order, duplicate members,
+   * trailing bytes.
+   * @throws TypeError when `bytes` is not a Uint8Array; RedstructFormatError for anything malformed.
+   */
+  static fromBytes(bytes: Uint8Array): SortedSet {
+    const { state, members, scores } = readSortedSet(bytes, WHERE);
+    const zs = new SortedSet({ seed: state, capacity: members.length });
+    zs.#list.loadSorted(members, scores, null, members.length);
+    if (zs.#list.index.size !== members.length) {
+      const seen = new Set<string>();
+      const dup = members.find((m) => seen.size === seen.add(m).size);
+      throw formatError(WHERE, `member ${JSON.stringify(dup)} appears twice`);
+    }
+    return zs;
+  }
+
+  /** An independent copy: the same entries, and a generator at the same state (the same future draws). O(n). */
+  clone(): SortedSet {
+    const zs = new SortedSet({ seed: 0, capacity: 0 });
+    zs.#list = this.#l.clone();
+    return zs;
+  }
+
+  /**
+   * Throws: a SortedSet is not JSON (its state is private, so `JSON.stringify` would give `{}`).
+   * Send {@link toBytes} and rebuild with {@link SortedSet.fromBytes}, or send `[...zs]` and
+   * rebuild with {@link SortedSet.from}.
+   * @throws TypeError always.
+   */
+  toJSON(): never {
+    throw notJson(WHERE);
   }
 
   // ---------------------------------------------------------------- single members
 
   /** Number of members (ZCARD). O(1). */
   get size(): number {
-    return this.#list.length;
+    return this.#l.length;
   }
 
   /**
@@ -315,6 +444,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws RangeError for a NaN score or an incompatible flag combination (NX+XX, GT+LT, GT/LT+NX).
    */
   add(member: string, score: number, options?: AddOptions): boolean {
+    const list = this.#l;
     checkMember(member);
     checkScore("score", score);
     let nx = false;
@@ -331,33 +461,31 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       ch = checkFlag(WHERE, "ch", o.ch, false);
       checkCombination(nx, xx, gt, lt);
     }
-    const list = this.#list;
-    const node = list.find(member);
-    if (node === NIL) {
+    const slot = list.find(member);
+    if (slot === 0) {
       if (xx) return false;
-      this.#insert(score, member);
+      this.#insert(list, score, member);
       return true;
     }
     if (nx) return false;
-    const current = list.scoreOf(node);
+    const pos = list.locate(slot);
+    const current = list.scoreAt(pos);
     if ((gt && score <= current) || (lt && score >= current) || score === current) return false;
-    this.#update(node, score);
+    this.#update(list, pos, score);
     return ch;
   }
 
   /** Inserts a member known to be absent, after telling live iterators. */
-  #insert(score: number, member: string): void {
-    const list = this.#list;
+  #insert(list: ZSkipList, score: number, member: string): void {
     if (list.length >= MAX_SIZE) throw rangeError(WHERE, "size", list.length + 1, `at most 2^26 (${MAX_SIZE}) members`);
     if (this.#cursors.active) this.#cursors.detachAll();
     list.insert(score, member);
   }
 
-  /** Gives node x a new score, after telling live iterators when the member moves. */
-  #update(x: number, score: number): void {
-    const list = this.#list;
-    if (this.#cursors.active && !list.staysInPlace(x, score)) this.#cursors.detachAll();
-    list.updateScore(x, score);
+  /** Gives the entry at `pos` a new score, after telling live iterators when the member moves. */
+  #update(list: ZSkipList, pos: number, score: number): void {
+    if (this.#cursors.active && !list.staysInPlace(pos, score)) this.#cursors.detachAll();
+    list.updateScore(pos, score);
   }
 
   /**
@@ -372,6 +500,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   incrBy(member: string, delta: number): number;
   incrBy(member: string, delta: number, options: IncrByOptions): number | undefined;
   incrBy(member: string, delta: number, options?: IncrByOptions): number | undefined {
+    const list = this.#l;
     checkMember(member);
     checkScore("delta", delta);
     let nx = false;
@@ -386,36 +515,38 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       lt = checkFlag(WHERE, "lt", o.lt, false);
       checkCombination(nx, xx, gt, lt);
     }
-    const list = this.#list;
-    const node = list.find(member);
-    if (node === NIL) {
+    const slot = list.find(member);
+    if (slot === 0) {
       if (xx) return undefined;
-      this.#insert(delta, member);
+      this.#insert(list, delta, member);
       return delta;
     }
     if (nx) return undefined;
-    const current = list.scoreOf(node);
+    const pos = list.locate(slot);
+    const current = list.scoreAt(pos);
     const score = current + delta;
     if (Number.isNaN(score)) throw rangeError(WHERE, "resulting score", score, "a number, not NaN");
     if ((gt && score <= current) || (lt && score >= current)) return undefined;
-    if (score !== current) this.#update(node, score);
+    if (score !== current) this.#update(list, pos, score);
     return score;
   }
 
   /** Deletes `member` (ZREM). Returns true when it was present. O(log n). */
   delete(member: string): boolean {
+    const list = this.#l;
     checkMember(member);
-    const node = this.#list.find(member);
-    if (node === NIL) return false;
-    if (this.#cursors.active) this.#cursors.removing(node);
-    this.#list.delete(node);
+    const slot = list.find(member);
+    if (slot === 0) return false;
+    if (this.#cursors.active) this.#cursors.removing(slot);
+    list.delete(slot);
     return true;
   }
 
   /** True when `member` is in the set. O(1). No Redis command (ZSCORE ≠ nil). */
   has(member: string): boolean {
+    const list = this.#l;
     checkMember(member);
-    return this.#list.find(member) !== NIL;
+    return list.find(member) !== 0;
   }
 
   /**
@@ -425,13 +556,13 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    *   of them is not a string.
    */
   scores(members: Iterable<string>): (number | undefined)[] {
+    const list = this.#l;
     checkIterable(WHERE, "members", members);
-    const list = this.#list;
     const out: (number | undefined)[] = [];
     for (const member of members) {
       checkMember(member, `members[${out.length}]`);
-      const node = list.find(member);
-      out.push(node === NIL ? undefined : list.scoreOf(node));
+      const slot = list.find(member);
+      out.push(slot === 0 ? undefined : list.scoreOf(slot));
     }
     return out;
   }
@@ -441,54 +572,56 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * one that draws node levels, so a seeded set gives the same draws every run). `count > 0`:
    * `min(count, size)` distinct members, each subset equally likely (the whole set, in order, when
    * `count ≥ size`; otherwise in no particular order). `count < 0`: `|count|` independent uniform
-   * draws, repeats possible. `count = 0` or an empty set: `[]`. With `withScores`, `[member, score]`
-   * entries. O(k log n) for k returned.
-   * @throws RangeError when `count` is not an integer in [−2^26, 2^53 − 1].
+   * draws, repeats possible, at most {@link MAX_DRAWS} (2^20) of them per call. `count = 0` or an
+   * empty set: `[]`. With `withScores`, `[member, score]` entries. Costs O(k log n) for the k
+   * entries returned (O(n) for the whole set), and allocates the k-entry result.
+   * @throws RangeError when `count` is not an integer in [−2^20, 2^53 − 1].
    */
   randomMembers(count: number): string[];
   randomMembers(count: number, options: RandomMembersOptions & { withScores: true }): SortedSetEntry[];
   randomMembers(count: number, options?: RandomMembersOptions): string[] | SortedSetEntry[];
   randomMembers(count: number, options?: RandomMembersOptions): string[] | SortedSetEntry[] {
-    checkInteger(WHERE, "count", count, -MAX_SIZE, Number.MAX_SAFE_INTEGER);
+    const list = this.#l;
+    checkInteger(WHERE, "count", count, -MAX_DRAWS, Number.MAX_SAFE_INTEGER);
     const o = checkOptions(WHERE, options, ["withScores"]);
     const withScores = checkFlag(WHERE, "withScores", o.withScores, false);
-    const list = this.#list;
     const n = list.length;
     const out: (string | SortedSetEntry)[] = [];
     if (count === 0 || n === 0) return out as string[];
-    const push = (x: number) => {
-      out.push(withScores ? [list.memberOf(x), list.scoreOf(x)] : list.memberOf(x));
+    const push = (p: number) => {
+      out.push(withScores ? [list.memberAt(p), list.scoreAt(p)] : list.memberAt(p));
     };
     if (count < 0) {
-      for (let i = 0; i < -count; i++) push(list.nodeAt(this.#randomBelow(n) + 1));
+      for (let i = 0; i < -count; i++) push(list.posAt(this.#randomBelow(list, n)));
     } else if (count >= n) {
-      for (let x = list.first(); x !== NIL; x = list.nextOf(x)) push(x);
+      for (let p = list.firstPos(); p >= 0; p = list.nextPos(p)) push(p);
     } else {
       // Robert Floyd's sampling: count draws give a uniform count-subset of the n ranks.
       const chosen = new Set<number>();
       for (let j = n - count; j < n; j++) {
-        const t = this.#randomBelow(j + 1);
+        const t = this.#randomBelow(list, j + 1);
         chosen.add(chosen.has(t) ? j : t);
       }
-      for (const r of chosen) push(list.nodeAt(r + 1));
+      for (const r of chosen) push(list.posAt(r));
     }
     return out as string[] | SortedSetEntry[];
   }
 
   /** A uniform integer in [0, n), n ≤ 2^26, from the set's generator (rejection keeps it exact). */
-  #randomBelow(n: number): number {
+  #randomBelow(list: ZSkipList, n: number): number {
     const limit = 2 ** 32 - (2 ** 32 % n);
     for (;;) {
-      const u = this.#list.randomUint32();
+      const u = list.randomUint32();
       if (u < limit) return u % n;
     }
   }
 
   /** The member's score, or undefined when absent (ZSCORE). O(1). */
   score(member: string): number | undefined {
+    const list = this.#l;
     checkMember(member);
-    const node = this.#list.find(member);
-    return node === NIL ? undefined : this.#list.scoreOf(node);
+    const slot = list.find(member);
+    return slot === 0 ? undefined : list.scoreOf(slot);
   }
 
   /**
@@ -496,12 +629,13 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * (ZREVRANK); undefined when absent. O(log n).
    */
   rank(member: string, options?: ReverseOption): number | undefined {
+    const list = this.#l;
     checkMember(member);
     const reverse = options === undefined ? false : reverseOf(options);
-    const node = this.#list.find(member);
-    if (node === NIL) return undefined;
-    const r = this.#list.rankOf(node);
-    return reverse ? this.#list.length - r : r - 1;
+    const slot = list.find(member);
+    if (slot === 0) return undefined;
+    const r = list.rankOf(list.locate(slot));
+    return reverse ? list.length - 1 - r : r;
   }
 
   /**
@@ -509,23 +643,24 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * range — `ZRANGE key i i` without the array. With `reverse`, rank 0 is the highest. O(log n).
    */
   at(index: number, options?: ReverseOption): SortedSetEntry | undefined {
+    const list = this.#l;
     checkIndex("index", index);
     const reverse = options === undefined ? false : reverseOf(options);
-    const n = this.#list.length;
+    const n = list.length;
     let i = index < 0 ? index + n : index;
     if (i < 0 || i >= n) return undefined;
     if (reverse) i = n - 1 - i;
-    const x = this.#list.nodeAt(i + 1);
-    return [this.#list.memberOf(x), this.#list.scoreOf(x)];
+    const p = list.posAt(i);
+    return [list.memberAt(p), list.scoreAt(p)];
   }
 
   // ---------------------------------------------------------------- ranges
 
   /** Clamps ZRANGE-style [start, stop] (negative from the end) to 0-based [lo, hi]; hi < lo if empty. */
-  #rankWindow(start: number, stop: number): [number, number] {
+  #rankWindow(list: ZSkipList, start: number, stop: number): [number, number] {
     checkIndex("start", start);
     checkIndex("stop", stop);
-    const n = this.#list.length;
+    const n = list.length;
     let lo = start < 0 ? start + n : start;
     let hi = stop < 0 ? stop + n : stop;
     if (lo < 0) lo = 0;
@@ -538,58 +673,55 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * (ZRANGE start stop, or ZRANGE … REV with `reverse`, where rank 0 is the highest). O(log n + k).
    */
   range(start: number, stop: number, options?: ReverseOption): SortedSetEntry[] {
-    const [lo, hi] = this.#rankWindow(start, stop);
+    const list = this.#l;
+    const [lo, hi] = this.#rankWindow(list, start, stop);
     const reverse = options === undefined ? false : reverseOf(options);
     if (lo > hi) return [];
-    if (reverse) {
-      const n = this.#list.length;
-      return this.#collect(n - 1 - lo, hi - lo + 1, true);
-    }
-    return this.#collect(lo, hi - lo + 1, false);
+    return this.#collect(list, reverse ? list.length - 1 - lo : lo, hi - lo + 1, reverse);
   }
 
   /** 0-based [lo, end) of the entries whose score lies in the range. O(log n). */
-  #scoreWindow(min: number, max: number, options: ScoreBoundOptions | undefined): [number, number] {
+  #scoreWindow(list: ZSkipList, min: number, max: number, options: ScoreBoundOptions | undefined): [number, number] {
     checkScore("min", min);
     checkScore("max", max);
     const [minEx, maxEx] = boundsOf(checkOptions(WHERE, options, BOUND_KEYS));
     if (min > max) return [0, 0];
-    const lo = this.#list.countBelowScore(min, minEx);
-    const end = this.#list.countBelowScore(max, !maxEx);
+    const lo = list.countBelowScore(min, minEx);
+    const end = list.countBelowScore(max, !maxEx);
     return [lo, Math.max(end, lo)];
   }
 
   /** 0-based [lo, end) of the entries between two lex bounds. O(log n). */
-  #lexWindow(min: string, max: string): [number, number] {
+  #lexWindow(list: ZSkipList, min: string, max: string): [number, number] {
     const a = parseLexBound(WHERE, "min", min);
     const b = parseLexBound(WHERE, "max", max);
-    const lo = this.#lexRank(a, true);
-    const end = this.#lexRank(b, false);
+    const lo = this.#lexRank(list, a, true);
+    const end = this.#lexRank(list, b, false);
     return [lo, Math.max(end, lo)];
   }
 
-  /** Entries below a lex bound: for a lower bound, those before the range; for an upper, those not after it. */
-  #lexRank(bound: LexBound, lower: boolean): number {
+  /**
+   * Entries below a lex bound: for a lower bound, those before the range; for an upper, those not
+   * after it. Sets the list's bound positions.
+   */
+  #lexRank(list: ZSkipList, bound: LexBound, lower: boolean): number {
     if (bound.kind === 0) {
-      this.#list.lastBelow = 0; // the header: nothing is below "-"
+      list.boundPrev = -1; // nothing is below "-"
+      list.boundPos = list.firstPos();
       return 0;
     }
     if (bound.kind === 1) {
-      this.#list.lastBelow = this.#list.tail; // everything is below "+"
-      return this.#list.length;
+      list.boundPrev = list.lastPos(); // everything is below "+"
+      list.boundPos = -1;
+      return list.length;
     }
-    return this.#list.countBelowMember(bound.member, lower ? bound.exclusive : !bound.exclusive);
+    return list.countBelowMember(bound.member, lower ? bound.exclusive : !bound.exclusive);
   }
 
   /** k entries starting at 0-based rank `from`, walking up (or down with `reverse`). O(log n + k). */
-  #collect(from: number, k: number, reverse: boolean): SortedSetEntry[] {
-    const list = this.#list;
-    const out = new Array<SortedSetEntry>(k);
-    let x = list.nodeAt(from + 1);
-    for (let i = 0; i < k; i++) {
-      out[i] = [list.memberOf(x), list.scoreOf(x)];
-      x = reverse ? list.prevOf(x) : list.nextOf(x);
-    }
+  #collect(list: ZSkipList, from: number, k: number, reverse: boolean): SortedSetEntry[] {
+    const out: SortedSetEntry[] = [];
+    list.collect(list.posAt(from), k, reverse, out);
     return out;
   }
 
@@ -602,14 +734,24 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   }
 
   /**
+   * Where a LIMIT walk starts: beside the bound when `offset` is 0 (the bound positions the
+   * descent left), else the entry `offset` ranks past it, found by one more descent (−1: none).
+   */
+  #start(list: ZSkipList, reverse: boolean, rank: number, offset: number): number {
+    if (reverse) return offset === 0 ? list.boundPrev : rank - offset >= 1 ? list.posAt(rank - offset - 1) : -1;
+    return offset === 0 ? list.boundPos : rank + offset < list.length ? list.posAt(rank + offset) : -1;
+  }
+
+  /**
    * Entries with min ≤ score ≤ max (bounds exclusive on request, ±Infinity allowed), lowest first
    * or, with `reverse`, highest first — `min`/`max` keep their meaning either way. `offset`/`count`
    * act like LIMIT: the start is found by rank arithmetic (one descent for the bound, one more for a
-   * non-zero offset), never by walking `offset` nodes. ZRANGEBYSCORE / ZREVRANGEBYSCORE.
+   * non-zero offset), never by walking `offset` entries. ZRANGEBYSCORE / ZREVRANGEBYSCORE.
    * O(log n + k) for k entries returned.
    * @throws RangeError for NaN bounds or non-integer offset/count.
    */
   rangeByScore(min: number, max: number, options?: ScoreRangeOptions): SortedSetEntry[] {
+    const list = this.#l;
     checkScore("min", min);
     checkScore("max", max);
     const o: ScoreRangeOptions = options === undefined ? {} : checkOptions(WHERE, options, SCORE_RANGE_KEYS);
@@ -619,26 +761,12 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     const out: SortedSetEntry[] = [];
     if (limit < 0 || min > max) return out;
     const offset = o.offset ?? 0;
-    const list = this.#list;
     if (reverse) {
       const end = list.countBelowScore(max, !maxEx);
-      let x = offset === 0 ? list.lastBelow : end - offset >= 1 ? list.nodeAt(end - offset) : NIL;
-      while (x !== NIL && out.length < limit) {
-        const s = list.scoreOf(x);
-        if (minEx ? s <= min : s < min) break;
-        out.push([list.memberOf(x), s]);
-        x = list.prevOf(x);
-      }
+      list.collectDownTo(this.#start(list, true, end, offset), min, minEx, limit, out);
     } else {
       const lo = list.countBelowScore(min, minEx);
-      let x =
-        offset === 0 ? list.nextOf(list.lastBelow) : lo + offset < list.length ? list.nodeAt(lo + offset + 1) : NIL;
-      while (x !== NIL && out.length < limit) {
-        const s = list.scoreOf(x);
-        if (maxEx ? s >= max : s > max) break;
-        out.push([list.memberOf(x), s]);
-        x = list.nextOf(x);
-      }
+      list.collectUpTo(this.#start(list, false, lo, offset), max, maxEx, limit, out);
     }
     return out;
   }
@@ -659,6 +787,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws RangeError for a malformed bound.
    */
   rangeByLex(min: string, max: string, options?: LimitOptions): SortedSetEntry[] {
+    const list = this.#l;
     const a = parseLexBound(WHERE, "min", min);
     const b = parseLexBound(WHERE, "max", max);
     const o: LimitOptions = options === undefined ? {} : checkOptions(WHERE, options, LIMIT_KEYS);
@@ -667,108 +796,87 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     const out: SortedSetEntry[] = [];
     if (limit < 0) return out;
     const offset = o.offset ?? 0;
-    const list = this.#list;
-    if (reverse) {
-      const end = this.#lexRank(b, false);
-      let x = offset === 0 ? list.lastBelow : end - offset >= 1 ? list.nodeAt(end - offset) : NIL;
-      while (x !== NIL && out.length < limit) {
-        const m = list.memberOf(x);
-        if (!this.#withinLex(m, a, false)) break;
-        out.push([m, list.scoreOf(x)]);
-        x = list.prevOf(x);
-      }
-    } else {
-      const lo = this.#lexRank(a, true);
-      let x =
-        offset === 0 ? list.nextOf(list.lastBelow) : lo + offset < list.length ? list.nodeAt(lo + offset + 1) : NIL;
-      while (x !== NIL && out.length < limit) {
-        const m = list.memberOf(x);
-        if (!this.#withinLex(m, b, true)) break;
-        out.push([m, list.scoreOf(x)]);
-        x = list.nextOf(x);
-      }
+    const rank = reverse ? this.#lexRank(list, b, false) : this.#lexRank(list, a, true);
+    for (let p = this.#start(list, reverse, rank, offset); p >= 0 && out.length < limit; ) {
+      const m = list.memberAt(p);
+      if (!this.#withinLex(m, reverse ? a : b, !reverse)) break;
+      out.push([m, list.scoreAt(p)]);
+      p = reverse ? list.prevPos(p) : list.nextPos(p);
     }
     return out;
   }
 
   /** Number of entries with a score in the range (ZCOUNT). O(log n). */
   countByScore(min: number, max: number, options?: ScoreBoundOptions): number {
-    const [lo, end] = this.#scoreWindow(min, max, options);
+    const [lo, end] = this.#scoreWindow(this.#l, min, max, options);
     return end - lo;
   }
 
   /** Number of entries between two lex bounds (ZLEXCOUNT). O(log n). */
   countByLex(min: string, max: string): number {
-    const [lo, end] = this.#lexWindow(min, max);
+    const [lo, end] = this.#lexWindow(this.#l, min, max);
     return end - lo;
   }
 
-  #removeWindow(lo: number, end: number): number {
+  #removeWindow(list: ZSkipList, lo: number, end: number): number {
     if (end <= lo) return 0;
     if (this.#cursors.active) this.#cursors.detachAll();
-    return this.#list.deleteRanks(lo + 1, end);
+    list.deleteRanks(lo, end);
+    return end - lo;
   }
 
   /** Deletes ranks start..stop (negative from the end); returns the number deleted (ZREMRANGEBYRANK). O(log n + k). */
   deleteRangeByRank(start: number, stop: number): number {
-    const [lo, hi] = this.#rankWindow(start, stop);
-    return this.#removeWindow(lo, hi + 1);
+    const list = this.#l;
+    const [lo, hi] = this.#rankWindow(list, start, stop);
+    return this.#removeWindow(list, lo, hi + 1);
   }
 
   /** Deletes the entries with a score in the range; returns how many (ZREMRANGEBYSCORE). O(log n + k). */
   deleteRangeByScore(min: number, max: number, options?: ScoreBoundOptions): number {
-    const [lo, end] = this.#scoreWindow(min, max, options);
-    return this.#removeWindow(lo, end);
+    const list = this.#l;
+    const [lo, end] = this.#scoreWindow(list, min, max, options);
+    return this.#removeWindow(list, lo, end);
   }
 
   /** Deletes the entries between two lex bounds; returns how many (ZREMRANGEBYLEX). O(log n + k). */
   deleteRangeByLex(min: string, max: string): number {
-    const [lo, end] = this.#lexWindow(min, max);
-    return this.#removeWindow(lo, end);
+    const list = this.#l;
+    const [lo, end] = this.#lexWindow(list, min, max);
+    return this.#removeWindow(list, lo, end);
   }
 
   /** Removes and returns up to `count` lowest entries, lowest first (ZPOPMIN). O(log n + k). */
   popMin(count = 1): SortedSetEntry[] {
+    const list = this.#l;
     checkInteger(WHERE, "count", count, 0, Number.MAX_SAFE_INTEGER);
-    const k = Math.min(count, this.#list.length);
+    const k = Math.min(count, list.length);
     if (k === 0) return [];
-    const out = this.#collect(0, k, false);
-    this.#removeWindow(0, k);
+    const out = this.#collect(list, 0, k, false);
+    this.#removeWindow(list, 0, k);
     return out;
   }
 
   /** Removes and returns up to `count` highest entries, highest first (ZPOPMAX). O(log n + k). */
   popMax(count = 1): SortedSetEntry[] {
+    const list = this.#l;
     checkInteger(WHERE, "count", count, 0, Number.MAX_SAFE_INTEGER);
-    const n = this.#list.length;
+    const n = list.length;
     const k = Math.min(count, n);
     if (k === 0) return [];
-    const out = this.#collect(n - 1, k, true);
-    this.#removeWindow(n - k, n);
+    const out = this.#collect(list, n - 1, k, true);
+    this.#removeWindow(list, n - k, n);
     return out;
   }
 
   /**
    * Removes every entry (DEL) and releases the arrays beyond their initial size; live iterators end.
-   * O(words in use).
+   * O(1) plus the garbage left to the collector.
    */
   clear(): void {
+    const list = this.#l;
     if (this.#cursors.active) this.#cursors.endAll();
-    this.#list.clear();
-  }
-
-  /**
-   * Lays the set's nodes out in order in a fresh buffer (no Redis command: a memory layout only —
-   * same entries, same skiplist, levels drawn afresh). A set built by random inserts keeps
-   * consecutive entries at unrelated addresses, so every step of a range or an iteration is a cache
-   * miss; after `compact()` those walks read consecutive memory (a range of 100 at 10^6 entries runs
-   * about 2× faster, see docs/skiplist.md), and the arrays shrink to what the entries use after many
-   * removals. Later inserts go wherever there is room, so a set that keeps changing drifts back;
-   * compact after bulk loading or now and then. Live iterators keep their guarantee. O(n).
-   */
-  compact(): void {
-    if (this.#cursors.active) this.#cursors.detachAll();
-    this.#list.relayout();
+    list.clear();
   }
 
   // ---------------------------------------------------------------- iteration
@@ -800,8 +908,9 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   }
 
   #iterate<T>(kind: IterKind, options: ReverseOption | undefined): IterableIterator<T> {
+    const list = this.#l;
     const reverse = options === undefined ? false : reverseOf(options);
-    return new SortedSetIterator<T>(this.#list, this.#cursors, kind, reverse);
+    return new SortedSetIterator<T>(list, this.#cursors, kind, reverse);
   }
 
   /** `[member, score]` lowest first; same as {@link entries}. */
@@ -815,6 +924,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws TypeError when `fn` is not a function.
    */
   forEach(fn: (score: number, member: string, set: SortedSet) => void): void {
+    this.#l;
     if (typeof fn !== "function") throw typeError(WHERE, "fn", fn, "a function");
     const it = this.#iterate<SortedSetEntry>(0, undefined);
     for (let r = it.next(); r.done !== true; r = it.next()) fn(r.value[1], r.value[0], this);
@@ -824,14 +934,38 @@ export class SortedSet implements Iterable<SortedSetEntry> {
 
   /**
    * Walks the whole skiplist and the member index and throws an Error naming the first broken
-   * invariant (order, spans, backward links, tail, level, index). O(n · levels); for tests.
+   * invariant (order inside and across nodes, fill bounds, spans, backward and up links, tail,
+   * level, slots, index). O(n + nodes · levels); for tests.
    */
   checkInvariants(): void {
-    this.#list.checkInvariants(WHERE);
+    this.#l.checkInvariants(WHERE);
   }
 
-  /** Bytes held by the typed arrays (member strings and the index Map excluded). */
+  /** Bytes held by the typed arrays (member strings, their arrays and the index Map excluded). */
   get byteLength(): number {
-    return this.#list.byteLength();
+    return this.#l.byteLength();
   }
+
+  static {
+    makeWithLayout = (layout, options) => {
+      const zs = new SortedSet(options); // checks the options
+      zs.#list = new ZSkipList(options?.seed ?? randomSeed(), options?.capacity ?? 16, layout);
+      return zs;
+    };
+  }
+}
+
+/**
+ * @internal A set whose nodes hold at most `layout.nodeSize` entries and whose levels use
+ * p = 2^−levelBits — for the tests, which force tiny nodes so splits, merges and level changes
+ * happen on every run, and for the probes that chose the defaults. Not exported from the package.
+ */
+export function sortedSetWithLayout(layout: Layout, options?: SortedSetOptions): SortedSet {
+  if (!Number.isInteger(layout.nodeSize) || layout.nodeSize < 2 || layout.nodeSize > 4096) {
+    throw rangeError(WHERE, "nodeSize", layout.nodeSize, "an integer in [2, 4096]");
+  }
+  if (!Number.isInteger(layout.levelBits) || layout.levelBits < 1 || layout.levelBits > 8) {
+    throw rangeError(WHERE, "levelBits", layout.levelBits, "an integer in [1, 8]");
+  }
+  return makeWithLayout(layout, options);
 }
