@@ -64,8 +64,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: "chromium",
-          // Packaging and bundle-size checks spawn npm, node and esbuild: they run on the Node side only.
-          exclude: ["test/package.test.ts", "test/size.test.ts"],
+          // Packaging and bundle-size checks spawn npm, node and esbuild, and the Redis clients need
+          // sockets: they run on the Node side only.
+          exclude: ["test/package.test.ts", "test/size.test.ts", "test/clients.redis.test.ts"],
           browser: {
             enabled: true,
             headless: true,
