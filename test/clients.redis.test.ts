@@ -14,7 +14,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import Redis from "ioredis";
+import { Redis } from "ioredis";
 import { createClient, RESP_TYPES } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HyperLogLog } from "../src/hll/index.js";
