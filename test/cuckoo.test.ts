@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CuckooFilter, RedstructFormatError } from "../src/cuckoo/index.js";
-import { expectOnlyFormatErrors } from "./support/fuzz.js";
-import { fromHex, itemOf, textOf, toHex } from "./support/redisbloom.js";
+import { CUCKOO_MAX_SLOTS, CuckooFilter, RedstructFormatError } from "../src/cuckoo/index.js";
+import { expectOnlyFormatErrors, fuzzDeserializer } from "./support/fuzz.js";
+import { BYTE_FORMS, detached, fromHex, inForm, itemOf, oneBuffer, textOf, toHex } from "./support/redisbloom.js";
 import vectors from "./vectors/redisbloom/cuckoo.json" with { type: "json" };
 
 type Step = { cmd: string; args: unknown[]; reply: unknown; note?: string };
@@ -31,7 +31,11 @@ class Replayer {
     const chunks = this.pending.get(key);
     if (chunks) {
       this.pending.delete(key);
-      this.filters.set(key, CuckooFilter.load(chunks));
+      const loaded = CuckooFilter.fromRedis(chunks);
+      // CF.LOADCHUNK restores the data chunks in any order: the recorded ones, reversed, load the same filter.
+      const reversed = CuckooFilter.fromRedis([chunks[0]!, ...chunks.slice(1).reverse()]);
+      expect(reversed.toBytes()).toEqual(loaded.toBytes());
+      this.filters.set(key, loaded);
     }
     let f = this.filters.get(key);
     if (!f && create) {
@@ -50,7 +54,7 @@ class Replayer {
     };
     const add = (f: CuckooFilter, item: Item, nx: boolean): number => {
       try {
-        return (nx ? f.addNx(item) : f.add(item)) ? 1 : 0;
+        return (nx ? f.add(item, { nx: true }) : f.add(item)) ? 1 : 0;
       } catch (e) {
         if (e instanceof RangeError && /Filter is full/.test(e.message)) return -1;
         throw e;
@@ -94,24 +98,33 @@ class Replayer {
       case "CF.COUNT":
         return this.filter(key)!.count(itemOf(rest[0]));
       case "CF.DEL":
-        return this.filter(key)!.remove(itemOf(rest[0])) ? 1 : 0;
+        return this.filter(key)!.delete(itemOf(rest[0])) ? 1 : 0;
       case "CF.COMPACT":
         this.filter(key)!.compact();
         return { simple: "OK" };
       case "CF.INFO": {
         const i = this.filter(key)!.info();
-        const values = [i.size, i.buckets, i.filters, i.items, i.deleted, i.bucketSize, i.expansion, i.maxIterations];
+        const values = [
+          i.byteLength,
+          i.buckets,
+          i.filters,
+          i.size,
+          i.deleted,
+          i.bucketSize,
+          i.expansion,
+          i.maxIterations,
+        ];
         return INFO_LABELS.flatMap((l, j) => [{ simple: l }, values[j]]);
       }
       case "CF.DEBUG": {
         const i = this.filter(key)!.info();
         return {
-          utf8: `bktsize:${i.bucketSize} buckets:${i.buckets} items:${i.items} deletes:${i.deleted} filters:${i.filters} max_iterations:${i.maxIterations} expansion:${i.expansion}`,
+          utf8: `bktsize:${i.bucketSize} buckets:${i.buckets} items:${i.size} deletes:${i.deleted} filters:${i.filters} max_iterations:${i.maxIterations} expansion:${i.expansion}`,
         };
       }
       case "CF.SCANDUMP": {
         const pos = num(rest[0]);
-        const dump = this.filter(key)!.dump();
+        const dump = this.filter(key)!.toRedis();
         if (pos === 0) return dump.length === 0 ? [0, null] : [1, { hex: toHex(dump[0]![1]) }];
         const hit = dump.find(([p, c], j) => j > 0 && p - c.length === pos);
         return hit ? [hit[0], { hex: toHex(hit[1]) }] : [0, null];
@@ -169,7 +182,7 @@ describe("CuckooFilter replays RedisBloom 2.4.23 (cuckoo.json)", () => {
         const recorded = scandump
           .filter((s) => (s.reply as unknown[])[0] !== 0)
           .map((s) => (s.reply as [number, { hex: string }])[1].hex);
-        expect(restored.dump().map(([, bytes]) => toHex(bytes))).toEqual(recorded);
+        expect(restored.toRedis().map(([, bytes]) => toHex(bytes))).toEqual(recorded);
         expect(c.derived.roundtrip_rescandump_identical).toBe(true);
       }
     });
@@ -188,23 +201,24 @@ describe("CuckooFilter replays RedisBloom 2.4.23 (cuckoo.json)", () => {
     for (const s of vectors.errors as Step[]) {
       if (s.cmd !== "CF.LOADCHUNK" || textOf(s.args[1]) !== "1") continue;
       const reply = s.reply as { error?: string };
-      const data = itemOf(s.args[2]);
+      const arg = itemOf(s.args[2]);
+      const data = typeof arg === "string" ? new TextEncoder().encode(arg) : arg;
       if (reply.error) {
-        expect(() => CuckooFilter.load([[1, data as Uint8Array]])).toThrow(RedstructFormatError);
+        expect(() => CuckooFilter.fromRedis([[1, data]])).toThrow(RedstructFormatError);
       }
     }
     // Header alone: the data chunks never arrive.
     const header = fromHex("0100000000000000040000000000000000000000000000000100000000000000020014000100");
-    expect(() => CuckooFilter.load([[1, header]])).toThrow(/delivered 0 of 8 bytes/);
+    expect(() => CuckooFilter.fromRedis([[1, header]])).toThrow(/delivered 0 of 8 bytes/);
     // RedisBloom takes data whose fingerprint count disagrees with the header; redstruct refuses it.
     expect(() =>
-      CuckooFilter.load([
+      CuckooFilter.fromRedis([
         [1, header],
         [9, fromHex("0102030405060708")],
       ]),
     ).toThrow(/header says 1 items/);
     expect(
-      CuckooFilter.load([
+      CuckooFilter.fromRedis([
         [1, header],
         [9, fromHex("0000000000000700")],
       ]).has("x"),
@@ -213,7 +227,7 @@ describe("CuckooFilter replays RedisBloom 2.4.23 (cuckoo.json)", () => {
 });
 
 describe("CuckooFilter behaviour", () => {
-  it("validates its arguments", () => {
+  it("validates its arguments, naming the structure and the parameter", () => {
     expect(() => new CuckooFilter({ capacity: 3 })).toThrow(/capacity must be/);
     expect(() => new CuckooFilter({ capacity: -1 })).toThrow(RangeError);
     expect(() => new CuckooFilter({ bucketSize: 0 })).toThrow(/bucketSize must be/);
@@ -223,16 +237,48 @@ describe("CuckooFilter behaviour", () => {
     expect(() => new CuckooFilter({ capacity: 2 ** 31 })).toThrow(/capacity/);
     expect(() => new CuckooFilter({ capacity: "10" as unknown as number })).toThrow(TypeError);
     expect(() => new CuckooFilter({ capacity: null as unknown as number })).toThrow(TypeError);
-    expect(() => new CuckooFilter({ Capacity: 10 } as unknown as { capacity: number })).toThrow(/unknown option/);
+    expect(() => new CuckooFilter({ Capacity: 10 } as unknown as { capacity: number })).toThrow(
+      /unknown option "Capacity".*did you mean "capacity"/,
+    );
     expect(() => new CuckooFilter(null as unknown as undefined)).toThrow(TypeError);
     const f = new CuckooFilter({ capacity: 10 });
-    expect(() => f.add({} as unknown as string)).toThrow(TypeError);
+    for (const bad of [null, undefined, {}, [1], true]) {
+      for (const call of [
+        () => f.add(bad as never),
+        () => f.has(bad as never),
+        () => f.count(bad as never),
+        () => f.delete(bad as never),
+      ]) {
+        expect(call).toThrow(TypeError);
+        expect(call).toThrow(/^redstruct\/CuckooFilter: item must be a string, number, bigint or Uint8Array, got/);
+      }
+    }
+    expect(() => f.hasAll(["a", null as never])).toThrow(/CuckooFilter: items\[1\] must be/);
+    expect(() => f.addAll(["a", {} as never])).toThrow(/CuckooFilter: items\[1\] must be/);
+    expect(f.size).toBe(1); // addAll added "a" before it met the bad item
     expect(() => f.hasAll("abc" as unknown as string[])).toThrow(TypeError);
+    expect(() => f.add("x", { NX: true } as never)).toThrow(/unknown option "NX".*did you mean "nx"/);
+    expect(() => f.add("x", { nx: 1 } as never)).toThrow(/nx must be a boolean/);
+    expect(() => f.add("x", null as never)).toThrow(TypeError);
+    expect(f.size).toBe(1);
     expect(new CuckooFilter({ expansion: 3 }).info().expansion).toBe(4);
     expect(new CuckooFilter().info()).toMatchObject({ buckets: 512, bucketSize: 2, maxIterations: 20, expansion: 1 });
+    expect(() => JSON.stringify(f)).toThrow(/not JSON.*toBytes\(\)/);
   });
 
-  it("a full filter with expansion 0 throws and stays unchanged", () => {
+  it("add({ nx: true }) and addAll({ nx: true }) are CF.ADDNX / CF.INSERTNX", () => {
+    const f = new CuckooFilter({ capacity: 100 });
+    expect(f.add("a", { nx: true })).toBe(true);
+    expect(f.add("a", { nx: true })).toBe(false);
+    expect(f.add("a", { nx: false })).toBe(true);
+    expect(f.count("a")).toBe(2);
+    expect(f.addAll(["b", "b", "a", "c"], { nx: true })).toEqual([true, false, false, true]);
+    expect(f.addAll(["b", "b"])).toEqual([true, true]);
+    expect(f.size).toBe(6);
+    f.checkInvariants();
+  });
+
+  it("a full filter with expansion 0 throws and stays unchanged; addAll keeps the items before", () => {
     const f = new CuckooFilter({ capacity: 4, bucketSize: 1, maxIterations: 1, expansion: 0 });
     let i = 0;
     let error: unknown;
@@ -245,16 +291,50 @@ describe("CuckooFilter behaviour", () => {
       }
     }
     expect(error).toBeInstanceOf(RangeError);
-    const before = f.dump();
+    const before = f.toBytes();
     expect(() => f.add(`x${i}`)).toThrow(/Filter is full/);
-    expect(f.dump()).toEqual(before);
+    expect(f.toBytes()).toEqual(before);
     f.checkInvariants();
+    const g = new CuckooFilter({ capacity: 4, bucketSize: 1, maxIterations: 1, expansion: 0 });
+    const items = Array.from({ length: i + 1 }, (_, j) => `x${j}`);
+    expect(() => g.addAll(items)).toThrow(
+      new RegExp(`Filter is full.*items\\[${i}\\].*${i} items before it were added`),
+    );
+    expect(g.toBytes()).toEqual(before);
+  });
+
+  it("growth stops at CUCKOO_MAX_SLOTS in all sub-filters, with a RangeError before allocating", () => {
+    // Re-adding one item fills only its two buckets, so each 2·bucketSize copies force a new
+    // sub-filter, expansion times larger than the last: the total, not just each one, is bounded.
+    for (const [options, filters] of [
+      [{ capacity: 2, bucketSize: 1, maxIterations: 1, expansion: 32768 }, 2],
+      [{ capacity: 4, bucketSize: 2, maxIterations: 3, expansion: 16384 }, 2],
+      [{ capacity: 8, bucketSize: 4, maxIterations: 2, expansion: 1024 }, 3],
+    ] as const) {
+      const f = new CuckooFilter(options);
+      let error: unknown;
+      for (let i = 0; i < 1000 && error === undefined; i++) {
+        const before = f.info();
+        try {
+          f.add("same-key");
+        } catch (e) {
+          error = e;
+          expect(f.info()).toEqual(before);
+        }
+      }
+      expect(error).toBeInstanceOf(RangeError);
+      expect((error as Error).message).toMatch(/past the 1073741824 allowed/);
+      expect(f.info().filters).toBe(filters);
+      expect(f.info().byteLength - 40 - 16 * filters).toBeLessThanOrEqual(CUCKOO_MAX_SLOTS);
+      expect(f.count("same-key")).toBeGreaterThanOrEqual(f.size);
+      f.checkInvariants();
+    }
   });
 
   const ops = fc.array(
     fc.oneof(
       fc.record({ op: fc.constant("add" as const), item: fc.integer({ min: 0, max: 60 }) }),
-      fc.record({ op: fc.constant("remove" as const), item: fc.integer({ min: 0, max: 60 }) }),
+      fc.record({ op: fc.constant("delete" as const), item: fc.integer({ min: 0, max: 60 }) }),
       fc.record({ op: fc.constant("compact" as const), item: fc.constant(0) }),
     ),
     { maxLength: 300 },
@@ -265,8 +345,21 @@ describe("CuckooFilter behaviour", () => {
     maxIterations: fc.integer({ min: 1, max: 30 }),
     expansion: fc.integer({ min: 1, max: 4 }),
   });
+  /** A filter after a list of operations (adds that do not fit are skipped). */
+  const build = (p: { capacity: number; bucketSize: number }, list: { op: string; item: number }[]) => {
+    const f = new CuckooFilter(p);
+    for (const { op, item } of list) {
+      if (op === "add") {
+        try {
+          f.add(`item:${item}`);
+        } catch {}
+      } else if (op === "delete") f.delete(`item:${item}`);
+      else f.compact();
+    }
+    return f;
+  };
 
-  it("never a false negative and matches a multiset model while only added items are removed (seeded)", () => {
+  it("never a false negative and matches a multiset model while only added items are deleted (seeded)", () => {
     fc.assert(
       fc.property(params, ops, (p, list) => {
         fc.pre(p.capacity >= 2 * p.bucketSize);
@@ -278,13 +371,13 @@ describe("CuckooFilter behaviour", () => {
             try {
               f.add(key);
             } catch (e) {
-              expect((e as Error).message).toMatch(/Maximum expansions|passes|pass /);
+              expect((e as Error).message).toMatch(/Maximum expansions|past the/);
               continue;
             }
             model.set(item, (model.get(item) ?? 0) + 1);
-          } else if (op === "remove") {
-            if (!model.get(item)) continue; // only added items are removed
-            expect(f.remove(key)).toBe(true);
+          } else if (op === "delete") {
+            if (!model.get(item)) continue; // only added items are deleted
+            expect(f.delete(key)).toBe(true);
             model.set(item, model.get(item)! - 1);
           } else {
             f.compact();
@@ -300,43 +393,188 @@ describe("CuckooFilter behaviour", () => {
           }
         }
         expect(f.size).toBe(stored);
-        expect(f.info().items).toBe(stored);
+        expect(f.info().size).toBe(stored);
       }),
       { seed: 0xcf1, numRuns: 300 },
     );
   });
 
-  it("dump / load round-trips, including across growth and deletes (seeded)", () => {
+  it("toRedis / fromRedis and toBytes / fromBytes round-trip, across growth and deletes (seeded)", () => {
     fc.assert(
       fc.property(params, ops, (p, list) => {
         fc.pre(p.capacity >= 2 * p.bucketSize);
-        const f = new CuckooFilter(p);
-        for (const { op, item } of list) {
-          if (op === "add") {
-            try {
-              f.add(`item:${item}`);
-            } catch {}
-          } else if (op === "remove") f.remove(`item:${item}`);
-        }
-        const dump = f.dump();
+        const f = build(p, list);
+        const bytes = f.toBytes();
+        const fromBytes = CuckooFilter.fromBytes(bytes);
+        fromBytes.checkInvariants();
+        expect(fromBytes.info()).toEqual(f.info());
+        expect(fromBytes.toBytes()).toEqual(bytes);
+        const dump = f.toRedis();
         if (f.size === 0) {
           expect(dump).toEqual([]);
           return;
         }
-        const back = CuckooFilter.load(dump);
+        const back = CuckooFilter.fromRedis(dump);
         back.checkInvariants();
         expect(back.info()).toEqual(f.info());
-        expect(back.dump()).toEqual(dump);
+        expect(back.toRedis()).toEqual(dump);
+        expect(back.toBytes()).toEqual(bytes);
         for (let i = 0; i <= 60; i++) expect(back.count(`item:${i}`)).toBe(f.count(`item:${i}`));
       }),
       { seed: 0xcf2, numRuns: 200 },
     );
   });
 
-  it("load only throws RedstructFormatError on hostile chunks (10^4 seeded inputs)", () => {
+  it("clone is independent; from(items) adds each once; byteLength counts the slots (seeded)", () => {
+    fc.assert(
+      fc.property(params, ops, fc.array(fc.integer({ min: 0, max: 60 }), { maxLength: 30 }), (p, list, more) => {
+        fc.pre(p.capacity >= 2 * p.bucketSize);
+        const f = build(p, list);
+        const c = f.clone();
+        c.checkInvariants();
+        expect(c.toBytes()).toEqual(f.toBytes());
+        const before = f.toBytes();
+        for (const i of more) {
+          try {
+            c.add(`more:${i}`);
+          } catch {}
+          c.delete(`item:${i}`);
+        }
+        c.checkInvariants();
+        expect(f.toBytes()).toEqual(before);
+        const slots = f.info().byteLength - 40 - 16 * f.info().filters;
+        expect(f.byteLength).toBe(slots + 4 * 32 + 4 * p.maxIterations);
+        const items = more.map((i) => `more:${i}`);
+        const g = new CuckooFilter(p);
+        for (const x of items) g.add(x);
+        expect(CuckooFilter.from(items, p).toBytes()).toEqual(g.toBytes());
+      }),
+      { seed: 0xcf4, numRuns: 150 },
+    );
+    expect(() => CuckooFilter.from("abc" as never)).toThrow(/items must be an iterable/);
+    expect(CuckooFilter.from([]).size).toBe(0);
+  });
+
+  it("fromRedis accepts the data chunks in any order that delivers every byte once (seeded)", () => {
+    // Several chunks per sub-filter: the dump's own chunks cut into pieces, positions recomputed.
+    const pieces = (dump: [number, Uint8Array][], cuts: number[]): [number, Uint8Array][] => {
+      const out: [number, Uint8Array][] = [dump[0]!];
+      let offset = 0;
+      for (const [, chunk] of dump.slice(1)) {
+        let at = 0;
+        for (const cut of cuts) {
+          const end = Math.min(chunk.length, at + cut);
+          if (end > at) {
+            out.push([offset + end + 1, chunk.subarray(at, end)]);
+            at = end;
+          }
+        }
+        if (at < chunk.length) out.push([offset + chunk.length + 1, chunk.subarray(at)]);
+        offset += chunk.length;
+      }
+      return out;
+    };
+    fc.assert(
+      fc.property(
+        params,
+        ops,
+        fc.array(fc.integer({ min: 1, max: 40 }), { maxLength: 6 }),
+        fc.infiniteStream(fc.nat()),
+        (p, list, cuts, rand) => {
+          fc.pre(p.capacity >= 2 * p.bucketSize);
+          const f = build(p, list);
+          fc.pre(f.size > 0);
+          const chunks = pieces(f.toRedis(), cuts);
+          const data = chunks.slice(1);
+          const r = rand[Symbol.iterator]();
+          for (let i = data.length - 1; i > 0; i--) {
+            const j = r.next().value % (i + 1);
+            [data[i], data[j]] = [data[j]!, data[i]!];
+          }
+          const shuffled = [chunks[0]!, ...data];
+          expect(CuckooFilter.fromRedis(shuffled).toBytes()).toEqual(f.toBytes());
+          if (data.length > 1) {
+            // A chunk delivered twice (in place of another) or left out is refused.
+            const twice = [chunks[0]!, ...data.slice(0, -1), data[0]!];
+            expect(() => CuckooFilter.fromRedis(twice)).toThrow(RedstructFormatError);
+            expect(() => CuckooFilter.fromRedis([chunks[0]!, ...data.slice(1)])).toThrow(/delivered/);
+          }
+          expect(() => CuckooFilter.fromRedis([...shuffled, data[0]!])).toThrow(/more than/);
+          expect(() => CuckooFilter.fromRedis([data[0]!, chunks[0]!])).toThrow(/first chunk must be the header/);
+        },
+      ),
+      { seed: 0xcf5, numRuns: 150 },
+    );
+  });
+
+  it("byte inputs are copied or consumed when read: reused-buffer readers, views, Buffers (seeded)", () => {
+    // The issue's case: a reader yielding every chunk from one reused buffer.
+    const small = new CuckooFilter({ capacity: 4, bucketSize: 1, expansion: 1 });
+    for (let i = 0; i < 6; i++) small.add(`i${i}`);
+    expect(small.info().filters).toBeGreaterThan(1);
+    const loaded = CuckooFilter.fromRedis(oneBuffer(small.toRedis()));
+    for (let i = 0; i < 6; i++) expect(loaded.has(`i${i}`)).toBe(true);
+    fc.assert(
+      fc.property(
+        params,
+        ops,
+        fc.constantFrom(...BYTE_FORMS),
+        fc.array(fc.uint8Array({ maxLength: 6 })),
+        (p, list, form, items) => {
+          fc.pre(p.capacity >= 2 * p.bucketSize);
+          const f = build(p, list);
+          const expected = f.toBytes();
+          if (f.size > 0) {
+            expect(CuckooFilter.fromRedis(oneBuffer(f.toRedis())).toBytes()).toEqual(expected);
+            const chunks = f.toRedis().map(([pos, c]) => [pos, inForm(c, form)] as const);
+            const g = CuckooFilter.fromRedis(chunks.map(([pos, c]) => [pos, c.value]));
+            for (const [, c] of chunks) c.scramble();
+            expect(g.toBytes()).toEqual(expected);
+          }
+          const b = inForm(expected, form);
+          const h = CuckooFilter.fromBytes(b.value);
+          b.scramble();
+          expect(h.toBytes()).toEqual(expected);
+          // Items: the filter keeps fingerprints, so a byte item changed after add is still the item added.
+          for (const item of items) {
+            const x = inForm(item, form);
+            try {
+              h.add(x.value);
+            } catch {
+              continue;
+            }
+            x.scramble();
+            expect(h.has(item)).toBe(true);
+          }
+          h.checkInvariants();
+        },
+      ),
+      { seed: 0xcf6, numRuns: 150 },
+    );
+  });
+
+  it("detached views are a TypeError naming the parameter, before anything changes", () => {
+    const f = CuckooFilter.from(["a", "b"], { capacity: 16 });
+    const before = f.toBytes();
+    const gone = detached(new Uint8Array([1, 2, 3]));
+    for (const call of [() => f.add(gone), () => f.has(gone), () => f.count(gone), () => f.delete(gone)]) {
+      expect(call).toThrow(TypeError);
+      expect(call).toThrow(/CuckooFilter: item is a Uint8Array whose buffer was detached/);
+    }
+    expect(f.toBytes()).toEqual(before);
+    expect(() => f.addAll(["c", gone])).toThrow(/items\[1\] is a Uint8Array whose buffer was detached/);
+    expect(f.toBytes()).toEqual(CuckooFilter.from(["a", "b", "c"], { capacity: 16 }).toBytes());
+    expect(() => CuckooFilter.fromBytes(detached(before))).toThrow(/bytes is a Uint8Array whose buffer was detached/);
+    const dump = f.toRedis();
+    expect(() => CuckooFilter.fromRedis([dump[0]!, [dump[1]![0], detached(dump[1]![1])]])).toThrow(
+      /chunks\[1\]\[1\] is a Uint8Array whose buffer was detached/,
+    );
+  });
+
+  it("fromRedis only throws RedstructFormatError on hostile chunks (10^4 seeded inputs)", () => {
     const f = new CuckooFilter({ capacity: 8, bucketSize: 2, maxIterations: 3, expansion: 2 });
     for (let i = 0; i < 30; i++) f.add(`v${i}`);
-    const dump = f.dump();
+    const dump = f.toRedis();
     expect(dump.length).toBeGreaterThan(2);
     const flat = new Uint8Array(dump.reduce((a, [, c]) => a + c.length, 0));
     let at = 0;
@@ -355,29 +593,70 @@ describe("CuckooFilter behaviour", () => {
         if (part.length === 0) break;
         chunks.push([chunks.length === 0 ? 1 : off - 38 + 1 - (c.length - part.length), part]);
       }
-      return CuckooFilter.load(chunks);
+      return CuckooFilter.fromRedis(chunks);
     };
-    expect(read(flat).dump()).toEqual(dump);
+    expect(read(flat).toRedis()).toEqual(dump);
     expectOnlyFormatErrors(read, flat, {
       seed: 0xcf3,
       randomRuns: 8000,
       use: (x) => {
         try {
-          x.add("new"); // a loaded filter may be full (expansion 0) or at 32 sub-filters
+          x.add("new"); // a loaded filter may be full (expansion 0), at 32 sub-filters or at the slot limit
         } catch (e) {
           expect(e).toBeInstanceOf(RangeError);
         }
-        x.remove("v1");
+        x.delete("v1");
         x.has("v2");
+        x.checkInvariants();
       },
     });
-    expect(() => CuckooFilter.load(null as unknown as [])).toThrow(RedstructFormatError);
-    expect(() => CuckooFilter.load([[1, "x" as unknown as Uint8Array]])).toThrow(RedstructFormatError);
-    expect(() => CuckooFilter.load([[0, dump[0]![1]]])).toThrow(RedstructFormatError);
-    expect(() => CuckooFilter.load([dump[0]!, dump[2]!])).toThrow(/does not continue/);
+    expect(() => CuckooFilter.fromRedis(null as unknown as [])).toThrow(/chunks must be/);
+    expect(() => CuckooFilter.fromRedis([[1, "x" as unknown as Uint8Array]])).toThrow(
+      /chunks\[0\]\[1\] must be a Uint8Array/,
+    );
+    expect(() => CuckooFilter.fromRedis([null as never])).toThrow(/chunks\[0\] must be a \[position, bytes\] pair/);
+    expect(() => CuckooFilter.fromRedis([["1", dump[0]![1]] as never])).toThrow(/chunks\[0\]\[0\] must be a number/);
+    expect(() => CuckooFilter.fromRedis([[0, dump[0]![1]]])).toThrow(RedstructFormatError);
+    expect(() => CuckooFilter.fromRedis([dump[0]!, dump[2]!])).toThrow(/delivered/);
+    expect(() => CuckooFilter.fromRedis([dump[0]!, dump[0]!])).toThrow(/second header/);
   });
 
-  it("refuses a huge header before allocating", () => {
+  it("fromBytes only throws RedstructFormatError on hostile input (10^4 seeded inputs)", () => {
+    const grown = new CuckooFilter({ capacity: 8, bucketSize: 2, maxIterations: 3, expansion: 2 });
+    for (let i = 0; i < 30; i++) grown.add(`v${i}`);
+    grown.delete("v3");
+    const valid = [
+      grown.toBytes(),
+      new CuckooFilter({ capacity: 4, bucketSize: 1 }).toBytes(),
+      CuckooFilter.from(["a", "b", "a"], { capacity: 6, bucketSize: 3, expansion: 0 }).toBytes(),
+    ];
+    const counts = fuzzDeserializer(
+      {
+        name: "CuckooFilter.fromBytes",
+        read: CuckooFilter.fromBytes,
+        valid,
+        use: (x) => {
+          const y = x.clone(); // use runs before write: x itself stays as loaded
+          try {
+            y.add("new");
+          } catch (e) {
+            expect(e).toBeInstanceOf(RangeError);
+          }
+          y.delete("v1");
+          y.has("v2");
+          y.checkInvariants();
+        },
+        write: (x) => x.toBytes(),
+      },
+      { seed: 0xcf7, runs: 10_000 },
+    );
+    expect(counts.loaded).toBeGreaterThan(50);
+    expect(counts.refused).toBeGreaterThan(5000);
+    expect(() => CuckooFilter.fromBytes("x" as never)).toThrow(/bytes must be a Uint8Array/);
+    expect(() => CuckooFilter.fromBytes(grown.toRedis()[0]![1])).toThrow(/not a CuckooFilter's toBytes\(\) output/);
+  });
+
+  it("refuses a header past the slot limit before allocating", () => {
     const header = new Uint8Array(38);
     const v = new DataView(header.buffer);
     v.setUint32(0, 1, true);
@@ -386,12 +665,17 @@ describe("CuckooFilter behaviour", () => {
     v.setUint16(32, 4, true);
     v.setUint16(34, 20, true);
     v.setUint16(36, 1, true);
-    expect(() => CuckooFilter.load([[1, header]])).toThrow(/exceed/);
+    expect(() => CuckooFilter.fromRedis([[1, header]])).toThrow(/exceed/);
     v.setUint32(8, 2 ** 20, true);
     v.setUint32(24, 32, true);
-    v.setUint16(36, 32768, true);
-    expect(() => CuckooFilter.load([[1, header]])).toThrow(/exceeds/);
+    v.setUint16(36, 1, true); // 32 sub-filters of 2^22 slots: 2^27 in all, accepted
+    expect(() => CuckooFilter.fromRedis([[1, header]])).toThrow(/delivered 0 of 134217728 bytes/);
+    v.setUint16(36, 2, true); // doubling: past 2^30 at the ninth
+    expect(() => CuckooFilter.fromRedis([[1, header]])).toThrow(/9 sub-filters .* exceed 1073741824 slots/);
     v.setUint32(24, 1, true);
-    expect(() => CuckooFilter.load([[1, header]])).toThrow(/delivered 0 of 4194304 bytes/);
+    expect(() => CuckooFilter.fromRedis([[1, header]])).toThrow(/delivered 0 of 4194304 bytes/);
+    const bytes = new CuckooFilter({ capacity: 4, bucketSize: 1 }).toBytes();
+    new DataView(bytes.buffer).setUint32(5, 2 ** 30, true); // buckets
+    expect(() => CuckooFilter.fromBytes(bytes)).toThrow(/need 1073741824 bytes of slots, got 4/);
   });
 });

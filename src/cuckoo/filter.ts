@@ -20,32 +20,45 @@
  * than one sub-filter exists and deletes exceed 10% of the items, fingerprints of newer sub-filters
  * move into free slots of older ones and an emptied last sub-filter is dropped (compaction).
  *
+ * Growth is bounded: RedisBloom caps the number of sub-filters (32) but not their total size, and
+ * each one is `expansion` times the previous, so re-adding one item (which fits only in its two
+ * buckets, 2·bucketSize slots per sub-filter) can reach gigabytes in a few dozen calls. Here the
+ * sub-filters together hold at most {@link CUCKOO_MAX_SLOTS} slots: a growth past it is a RangeError
+ * before anything is allocated.
+ *
  * Memory layout: one `Uint8Array` of n_k·bucketSize fingerprint slots per sub-filter (bucket b's slots
  * at [b·bucketSize, (b+1)·bucketSize)), exactly the bytes CF.SCANDUMP sends; an `Int32Array` of the
  * sub-filters' bucket masks; a reused `Uint32Array` for the hash and an `Int32Array` for the kick path.
  *
- * Invariants: 1 ≤ sub-filters ≤ 32; sub-filter k has numBuckets·expansion^k buckets, a power of two;
- * `items` equals the number of non-zero slots; `deleted` counts deletes since the last compaction.
+ * Invariants: 1 ≤ sub-filters ≤ 32; sub-filter k has buckets·expansion^k buckets, a power of two;
+ * all sub-filters together hold at most 2^30 slots; `size` equals the number of non-zero slots;
+ * `deleted` counts deletes since the last compaction.
  *
  * Costs: has / count O(sub-filters · bucketSize) after an O(|item|) hash, no allocation; add O(that +
- * maxIterations) (plus O(new sub-filter) when it grows); remove O(sub-filters · bucketSize), plus a
- * compaction O(slots · sub-filters · bucketSize) when it triggers; dump / load O(slots).
+ * maxIterations) (plus O(new sub-filter) when it grows); delete O(sub-filters · bucketSize), plus a
+ * compaction O(slots · sub-filters · bucketSize) when it triggers; toRedis / fromRedis / toBytes /
+ * fromBytes / clone O(slots).
  */
 
-import type { Item } from "../hash/element.js";
+import { checkItem, type Item } from "../hash/element.js";
 import { murmur64aCore } from "../hash/murmur64a.js";
-import { checkInteger, formatError, rangeError } from "../internal/errors.js";
-import { checkIterable, checkOptions } from "../internal/options.js";
+import { ByteReader, ByteWriter, checkBytes } from "../internal/bytes.js";
+import { checkInteger, describe, formatError, notJson, rangeError } from "../internal/errors.js";
+import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 
 const WHERE = "CuckooFilter";
 const ALT = 0x5bd1e995;
 /** RedisBloom's limit on sub-filters (CF_MAX_NUM_FILTERS). */
 export const CUCKOO_MAX_FILTERS = 32;
-/** Largest sub-filter accepted, in slots (2^30, 1 GiB): a typed array must hold it. */
+/**
+ * Most fingerprint slots all sub-filters together may hold (2^30, 1 GiB): growth or a load past it
+ * is refused before anything is allocated. RedisBloom has no such limit.
+ */
 export const CUCKOO_MAX_SLOTS = 2 ** 30;
 /** CF.SCANDUMP's largest chunk (16 MiB). */
 const MAX_CHUNK = 16 * 1024 * 1024;
-const HEADER_SIZE = 38;
+/** The CF.SCANDUMP header: u64 items, u64 buckets, u64 deletes, u64 filters, u16 ×3. */
+const REDIS_HEADER = 38;
 
 /** Options of {@link CuckooFilter} (CF.RESERVE's parameters). */
 export interface CuckooFilterOptions {
@@ -60,29 +73,50 @@ export interface CuckooFilterOptions {
   maxIterations?: number;
   /**
    * Growth factor of each new sub-filter, 0..32768, rounded up to a power of two (3 becomes 4);
-   * 0 never grows: a full filter refuses inserts. @defaultValue 1
+   * 0 never grows: a full filter refuses inserts. Sub-filter k holds expansion^k times the first
+   * one's slots, and all of them together at most {@link CUCKOO_MAX_SLOTS}. @defaultValue 1
    */
   expansion?: number;
 }
 
+/** Options of {@link CuckooFilter.add} and {@link CuckooFilter.addAll}. */
+export interface CuckooAddOptions {
+  /** Add only when {@link CuckooFilter.has} says absent (CF.ADDNX / CF.INSERTNX). @defaultValue false */
+  nx?: boolean;
+}
+
 /** What {@link CuckooFilter.info} returns: CF.INFO's fields. */
 export interface CuckooFilterInfo {
-  /** CF.INFO "Size": 40 + 16·filters + total slots, the bytes RedisBloom accounts for. */
-  size: number;
-  /** Buckets of the first sub-filter. */
+  /**
+   * CF.INFO "Size": 40 + 16·filters + total slots, the bytes RedisBloom accounts for (the
+   * {@link CuckooFilter.byteLength} getter counts this process's typed arrays instead).
+   */
+  byteLength: number;
+  /** CF.INFO "Number of buckets": buckets of the first sub-filter. */
   buckets: number;
-  /** Sub-filters. */
+  /** CF.INFO "Number of filters": sub-filters. */
   filters: number;
-  /** Fingerprints stored (adds minus deletes). */
-  items: number;
-  /** Deletes since the last compaction. */
+  /** CF.INFO "Number of items inserted": fingerprints stored (adds minus deletes). */
+  size: number;
+  /** CF.INFO "Number of items deleted": deletes since the last compaction. */
   deleted: number;
-  /** Fingerprint slots per bucket. */
+  /** CF.INFO "Bucket size": fingerprint slots per bucket. */
   bucketSize: number;
-  /** The growth factor as stored (a power of two, or 0). */
+  /** CF.INFO "Expansion rate": the growth factor as stored (a power of two, or 0). */
   expansion: number;
-  /** Most kicks an add tries before it grows the filter (or fails). */
+  /** CF.INFO "Max iterations": most kicks an add tries before it grows the filter (or fails). */
   maxIterations: number;
+}
+
+/** The state a dump or a toBytes buffer describes, checked by {@link checkShape}. */
+interface Shape {
+  items: number;
+  buckets: number;
+  deletes: number;
+  filters: number;
+  bucketSize: number;
+  maxIterations: number;
+  expansion: number;
 }
 
 const H = new Uint32Array(2);
@@ -91,8 +125,8 @@ let FP = 0;
 let I1 = 0;
 let I2 = 0;
 
-function hashItem(value: Item): void {
-  murmur64aCore(value, H, 0, 0);
+function hashItem(item: Item): void {
+  murmur64aCore(item, H, 0, 0);
   const lo = H[0]! | 0;
   const hi = H[1]! | 0;
   // h mod 255 = the sum of h's eight bytes mod 255 (256 ≡ 1): small-integer arithmetic only, where
@@ -117,72 +151,143 @@ function nextPow2(x: number): number {
   return n;
 }
 
-/** A cuckoo filter exact with RedisBloom's CF.* commands. */
+/**
+ * A cuckoo filter exact with RedisBloom's CF.* commands: a membership filter that can delete items
+ * and count copies of a fingerprint.
+ */
 export class CuckooFilter {
-  /** Fingerprints per bucket. */
-  readonly bucketSize: number;
-  /** Kicks tried before growing or failing. */
-  readonly maxIterations: number;
-  /** Growth factor (a power of two, or 0 for a filter that never grows). */
-  readonly expansion: number;
-  /** Buckets of the first sub-filter. */
-  readonly buckets: number;
+  #bucketSize: number;
+  #maxIterations: number;
+  #expansion: number;
+  #buckets: number;
   #filters: Uint8Array[] = [];
   #masks = new Int32Array(CUCKOO_MAX_FILTERS);
+  #slots = 0; // slots of every sub-filter together
   #items = 0;
   #deletes = 0;
   #path: Int32Array; // slot indexes swapped during a kick, to undo them
 
   /**
-   * CF.RESERVE: an empty filter.
+   * CF.RESERVE: an empty filter of one sub-filter. O(first sub-filter's slots).
    * @throws TypeError for unknown option keys or wrong types; RangeError for values out of range
-   *   (capacity below 2·bucketSize — RedisBloom's "Capacity must be at least (BucketSize * 2)").
+   *   (capacity below 2·bucketSize — RedisBloom's "Capacity must be at least (BucketSize * 2)" — or
+   *   a first sub-filter above {@link CUCKOO_MAX_SLOTS} slots).
    */
   constructor(options?: CuckooFilterOptions) {
     const o = checkOptions(WHERE, options, ["capacity", "bucketSize", "maxIterations", "expansion"]);
-    this.bucketSize = o.bucketSize === undefined ? 2 : checkInteger(WHERE, "bucketSize", o.bucketSize, 1, 255);
-    this.maxIterations =
+    this.#bucketSize = o.bucketSize === undefined ? 2 : checkInteger(WHERE, "bucketSize", o.bucketSize, 1, 255);
+    this.#maxIterations =
       o.maxIterations === undefined ? 20 : checkInteger(WHERE, "maxIterations", o.maxIterations, 1, 65535);
-    this.expansion =
+    this.#expansion =
       o.expansion === undefined ? 1 : nextPow2OrZero(checkInteger(WHERE, "expansion", o.expansion, 0, 32768));
     const capacity =
       o.capacity === undefined
         ? 1024
-        : checkInteger(WHERE, "capacity", o.capacity, 2 * this.bucketSize, CUCKOO_MAX_SLOTS);
-    this.buckets = nextPow2(Math.floor(capacity / this.bucketSize));
-    if (this.buckets * this.bucketSize > CUCKOO_MAX_SLOTS) {
+        : checkInteger(WHERE, "capacity", o.capacity, 2 * this.#bucketSize, CUCKOO_MAX_SLOTS);
+    this.#buckets = nextPow2(Math.floor(capacity / this.#bucketSize));
+    if (this.#buckets * this.#bucketSize > CUCKOO_MAX_SLOTS) {
       throw rangeError(WHERE, "capacity", capacity, `at most ${CUCKOO_MAX_SLOTS} slots once rounded up`);
     }
-    this.#path = new Int32Array(this.maxIterations);
+    this.#path = new Int32Array(this.#maxIterations);
     this.#append();
   }
 
-  /** Appends the next sub-filter; false (nothing changed) when it would exceed the slot limit. */
+  /**
+   * A filter holding `items`, each added once in order (CF.RESERVE, then CF.INSERT). O(items × add).
+   * @throws as the constructor and {@link addAll}.
+   */
+  static from(items: Iterable<Item>, options?: CuckooFilterOptions): CuckooFilter {
+    checkIterable(WHERE, "items", items);
+    const f = new CuckooFilter(options);
+    f.addAll(items);
+    return f;
+  }
+
+  /** A filter of the given shape with no sub-filter yet: the loaders fill it in. */
+  static #empty(shape: Shape): CuckooFilter {
+    const f = new CuckooFilter({ capacity: 2, bucketSize: 1, maxIterations: 1, expansion: 0 });
+    f.#bucketSize = shape.bucketSize;
+    f.#maxIterations = shape.maxIterations;
+    f.#expansion = shape.expansion;
+    f.#buckets = shape.buckets;
+    f.#path = new Int32Array(shape.maxIterations);
+    f.#filters = [];
+    f.#slots = 0;
+    f.#items = shape.items;
+    f.#deletes = shape.deletes;
+    return f;
+  }
+
+  /** Slots of sub-filter k. */
+  #sizeOf(k: number): number {
+    return this.#buckets * this.#expansion ** k * this.#bucketSize;
+  }
+
+  /** Appends the next sub-filter; false (nothing changed) when it would pass the slot limit. */
   #append(): boolean {
     const k = this.#filters.length;
-    const n = this.buckets * this.expansion ** k;
-    if (!(n * this.bucketSize <= CUCKOO_MAX_SLOTS)) return false;
-    this.#masks[k] = n - 1;
-    this.#filters.push(new Uint8Array(n * this.bucketSize));
+    const size = this.#sizeOf(k);
+    if (!(this.#slots + size <= CUCKOO_MAX_SLOTS)) return false;
+    this.#masks[k] = size / this.#bucketSize - 1;
+    this.#filters.push(new Uint8Array(size));
+    this.#slots += size;
     return true;
+  }
+
+  /** Sub-filter k, given its slots (a fresh array the filter now owns). */
+  #push(slots: Uint8Array): void {
+    this.#masks[this.#filters.length] = slots.length / this.#bucketSize - 1;
+    this.#filters.push(slots);
+    this.#slots += slots.length;
+  }
+
+  // --- parameters ------------------------------------------------------------------------------
+
+  /** Fingerprint slots per bucket (CF.RESERVE BUCKETSIZE). */
+  get bucketSize(): number {
+    return this.#bucketSize;
+  }
+
+  /** Kicks tried before growing or failing (CF.RESERVE MAXITERATIONS). */
+  get maxIterations(): number {
+    return this.#maxIterations;
+  }
+
+  /** Growth factor: a power of two, or 0 for a filter that never grows (CF.RESERVE EXPANSION). */
+  get expansion(): number {
+    return this.#expansion;
+  }
+
+  /** Buckets of the first sub-filter. */
+  get buckets(): number {
+    return this.#buckets;
   }
 
   // --- queries ---------------------------------------------------------------------------------
 
-  /** Fingerprints stored (CF.INFO "Number of items inserted"). */
+  /** Fingerprints stored: adds minus deletes (CF.INFO "Number of items inserted"). O(1). */
   get size(): number {
     return this.#items;
   }
 
   /**
-   * CF.EXISTS: false when the item is certainly absent; true when it was added (and not removed) or,
+   * Bytes of the typed arrays the filter holds: every sub-filter's slots, the bucket masks and the
+   * kick path. O(1).
+   */
+  get byteLength(): number {
+    return this.#slots + this.#masks.byteLength + this.#path.byteLength;
+  }
+
+  /**
+   * CF.EXISTS: false when the item is certainly absent; true when it was added (and not deleted) or,
    * with a small probability, when another item shares its fingerprint and a bucket. O(sub-filters ·
    * bucketSize) after hashing; no allocation.
+   * @throws TypeError when `item` is not a string, number, bigint or Uint8Array.
    */
-  has(value: Item): boolean {
-    hashItem(value);
+  has(item: Item): boolean {
+    hashItem(checkItem(WHERE, "item", item));
     const fp = FP;
-    const bs = this.bucketSize;
+    const bs = this.#bucketSize;
     for (let k = this.#filters.length - 1; k >= 0; k--) {
       const slots = this.#filters[k]!;
       const mask = this.#masks[k]!;
@@ -193,23 +298,27 @@ export class CuckooFilter {
     return false;
   }
 
-  /** CF.MEXISTS: {@link has} for each item. */
-  hasAll(values: Iterable<Item>): boolean[] {
+  /**
+   * CF.MEXISTS: {@link has} for each item, in order. O(items × has).
+   * @throws TypeError for a non-iterable (a lone string included) or a non-item, naming its index.
+   */
+  hasAll(items: Iterable<Item>): boolean[] {
     const out: boolean[] = [];
-    for (const v of checkIterable(WHERE, "values", values)) out.push(this.has(v));
+    for (const item of checkIterable(WHERE, "items", items)) out.push(this.has(itemAt(item, out.length)));
     return out;
   }
 
   /**
    * CF.COUNT: how many slots hold the item's fingerprint in its two buckets across all sub-filters
    * (a bucket that is both candidates counts twice). An upper bound on the times the item was added
-   * and not removed — other items with the same fingerprint and bucket count too — not an exact
+   * and not deleted — other items with the same fingerprint and bucket count too — not an exact
    * count. O(sub-filters · bucketSize); no allocation.
+   * @throws TypeError when `item` is not an item.
    */
-  count(value: Item): number {
-    hashItem(value);
+  count(item: Item): number {
+    hashItem(checkItem(WHERE, "item", item));
     const fp = FP;
-    const bs = this.bucketSize;
+    const bs = this.#bucketSize;
     let n = 0;
     for (let k = this.#filters.length - 1; k >= 0; k--) {
       const slots = this.#filters[k]!;
@@ -228,27 +337,50 @@ export class CuckooFilter {
 
   /**
    * CF.ADD: stores the item's fingerprint (again, if already there: a cuckoo filter counts) and
-   * returns true. Cost: see the class comment; no allocation unless a sub-filter is appended.
-   * @throws RangeError when the filter cannot take it: expansion 0 and no slot reachable
-   *   ("Filter is full"), 32 sub-filters already ("Maximum expansions reached"), or a new sub-filter
-   *   would pass 2^30 slots. The filter is then unchanged.
+   * returns true. With `{ nx: true }`, CF.ADDNX: stores it only when {@link has} says absent, and
+   * returns whether it stored it. Cost: see the class comment; no allocation unless a sub-filter is
+   * appended.
+   * @throws TypeError for a non-item or a bad option; RangeError when the filter cannot take it:
+   *   expansion 0 and no slot reachable ("Filter is full"), 32 sub-filters already ("Maximum
+   *   expansions reached"), or a new sub-filter would bring the total past {@link CUCKOO_MAX_SLOTS}.
+   *   The filter is then unchanged.
    */
-  add(value: Item): boolean {
+  add(item: Item, options?: CuckooAddOptions): boolean {
+    checkItem(WHERE, "item", item);
+    const nx = options === undefined ? false : nxOption(options);
     this.#refuseAtMax();
-    hashItem(value);
+    if (nx) {
+      if (this.has(item)) return false;
+    } else {
+      hashItem(item);
+    }
     this.#insert(FP, I1, I2);
     return true;
   }
 
   /**
-   * CF.ADDNX: adds the item unless {@link has} already says it is present; returns whether it added.
-   * @throws RangeError as {@link add}.
+   * CF.INSERT (or CF.INSERTNX with `{ nx: true }`): {@link add} for each item, in order; returns the
+   * replies. When an item does not fit, the items before it stay added and the RangeError is thrown
+   * (its message says how many were added). O(items × add).
+   * @throws TypeError for a non-iterable, a non-item (naming its index; earlier items stay added) or a
+   *   bad option; RangeError as {@link add}.
    */
-  addNx(value: Item): boolean {
-    this.#refuseAtMax();
-    if (this.has(value)) return false;
-    this.#insert(FP, I1, I2);
-    return true;
+  addAll(items: Iterable<Item>, options?: CuckooAddOptions): boolean[] {
+    checkIterable(WHERE, "items", items);
+    const nx = options === undefined ? false : nxOption(options);
+    const opts = nx ? NX : undefined;
+    const out: boolean[] = [];
+    for (const item of items) {
+      try {
+        out.push(this.add(itemAt(item, out.length), opts));
+      } catch (e) {
+        if (e instanceof RangeError && out.length > 0) {
+          throw new RangeError(`${e.message} (at items[${out.length}]: the ${out.length} items before it were added)`);
+        }
+        throw e;
+      }
+    }
+    return out;
   }
 
   #refuseAtMax(): void {
@@ -265,15 +397,17 @@ export class CuckooFilter {
         this.#items++;
         return;
       }
-      if (this.expansion === 0) {
+      if (this.#expansion === 0) {
         throw new RangeError(`redstruct/${WHERE}: Filter is full (expansion 0: it never grows)`);
       }
       if (this.#filters.length >= CUCKOO_MAX_FILTERS) {
         throw new RangeError(`redstruct/${WHERE}: Maximum expansions reached: ${CUCKOO_MAX_FILTERS} sub-filters exist`);
       }
       if (!this.#append()) {
+        const next = this.#sizeOf(this.#filters.length);
         throw new RangeError(
-          `redstruct/${WHERE}: filter is full: its next sub-filter would pass ${CUCKOO_MAX_SLOTS} slots`,
+          `redstruct/${WHERE}: filter is full: sub-filter ${this.#filters.length + 1} (${next} slots) would bring ` +
+            `the filter to ${this.#slots + next} slots, past the ${CUCKOO_MAX_SLOTS} allowed (CUCKOO_MAX_SLOTS)`,
         );
       }
     }
@@ -281,7 +415,7 @@ export class CuckooFilter {
 
   /** First empty slot of bucket i1, then i2, in the sub-filters from newest to oldest. */
   #placeEmpty(fp: number, i1: number, i2: number): boolean {
-    const bs = this.bucketSize;
+    const bs = this.#bucketSize;
     for (let k = this.#filters.length - 1; k >= 0; k--) {
       const slots = this.#filters[k]!;
       const mask = this.#masks[k]!;
@@ -295,13 +429,13 @@ export class CuckooFilter {
     const k = this.#filters.length - 1;
     const slots = this.#filters[k]!;
     const mask = this.#masks[k]!;
-    const bs = this.bucketSize;
+    const bs = this.#bucketSize;
     const path = this.#path;
     let bucket = i1 & mask;
     let victim = 0;
     let hand = fp;
     let steps = 0;
-    for (; steps < this.maxIterations; steps++) {
+    for (; steps < this.#maxIterations; steps++) {
       const at = bucket * bs + victim;
       const evicted = slots[at]!;
       slots[at] = hand;
@@ -322,14 +456,15 @@ export class CuckooFilter {
 
   /**
    * CF.DEL: clears one slot holding the item's fingerprint (newest sub-filter first, bucket i1 then
-   * i2) and returns true, or returns false when none does. Only the fingerprint is known, so removing
-   * an item that was never added can remove another item that shares its fingerprint and a bucket
+   * i2) and returns true, or returns false when none does. Only the fingerprint is known, so deleting
+   * an item that was never added can delete another item that shares its fingerprint and a bucket
    * (RedisBloom does the same). May compact (see the class comment). No allocation.
+   * @throws TypeError when `item` is not an item.
    */
-  remove(value: Item): boolean {
-    hashItem(value);
+  delete(item: Item): boolean {
+    hashItem(checkItem(WHERE, "item", item));
     const fp = FP;
-    const bs = this.bucketSize;
+    const bs = this.#bucketSize;
     for (let k = this.#filters.length - 1; k >= 0; k--) {
       const slots = this.#filters[k]!;
       const mask = this.#masks[k]!;
@@ -353,7 +488,7 @@ export class CuckooFilter {
   }
 
   #compact(keepGoing: boolean): void {
-    const bs = this.bucketSize;
+    const bs = this.#bucketSize;
     for (let k = this.#filters.length - 1; k >= 1; k--) {
       const slots = this.#filters[k]!;
       const buckets = this.#masks[k]! + 1;
@@ -376,6 +511,7 @@ export class CuckooFilter {
       if (emptied && k === this.#filters.length - 1) {
         this.#filters.pop();
         this.#masks[k] = 0;
+        this.#slots -= slots.length;
       } else if (!emptied && !keepGoing) {
         break;
       }
@@ -387,6 +523,7 @@ export class CuckooFilter {
   clear(): void {
     this.#filters = [];
     this.#masks.fill(0);
+    this.#slots = 0;
     this.#items = 0;
     this.#deletes = 0;
     this.#append();
@@ -394,25 +531,42 @@ export class CuckooFilter {
 
   // --- inspection ------------------------------------------------------------------------------
 
-  /** CF.INFO. O(sub-filters). */
+  /** CF.INFO: its eight fields (see {@link CuckooFilterInfo} for which is which). O(1). */
   info(): CuckooFilterInfo {
-    let slots = 0;
-    for (const f of this.#filters) slots += f.length;
     return {
-      size: 40 + 16 * this.#filters.length + slots,
-      buckets: this.buckets,
+      byteLength: 40 + 16 * this.#filters.length + this.#slots,
+      buckets: this.#buckets,
       filters: this.#filters.length,
-      items: this.#items,
+      size: this.#items,
       deleted: this.#deletes,
-      bucketSize: this.bucketSize,
-      expansion: this.expansion,
-      maxIterations: this.maxIterations,
+      bucketSize: this.#bucketSize,
+      expansion: this.#expansion,
+      maxIterations: this.#maxIterations,
+    };
+  }
+
+  /** An independent copy: same parameters, same slots, same counts. O(slots). */
+  clone(): CuckooFilter {
+    const c = CuckooFilter.#empty(this.#shape());
+    for (const f of this.#filters) c.#push(f.slice());
+    return c;
+  }
+
+  #shape(): Shape {
+    return {
+      items: this.#items,
+      buckets: this.#buckets,
+      deletes: this.#deletes,
+      filters: this.#filters.length,
+      bucketSize: this.#bucketSize,
+      maxIterations: this.#maxIterations,
+      expansion: this.#expansion,
     };
   }
 
   /**
-   * Throws unless the state is consistent: 1..32 sub-filters of the sizes the parameters give, items
-   * equal to the non-zero slots, a non-negative delete count. O(slots).
+   * Throws unless the state is consistent: 1..32 sub-filters of the sizes the parameters give, at
+   * most 2^30 slots in all, items equal to the non-zero slots, a non-negative delete count. O(slots).
    */
   checkInvariants(): void {
     const fail = (what: string) => {
@@ -420,44 +574,51 @@ export class CuckooFilter {
     };
     const filters = this.#filters;
     if (filters.length < 1 || filters.length > CUCKOO_MAX_FILTERS) fail(`${filters.length} sub-filters`);
-    if (filters.length > 1 && this.expansion === 0) fail("grew with expansion 0");
+    if (filters.length > 1 && this.#expansion === 0) fail("grew with expansion 0");
+    if (this.#path.length !== this.#maxIterations) fail("kick path size");
     let used = 0;
+    let slots = 0;
     for (let k = 0; k < filters.length; k++) {
-      const n = this.buckets * this.expansion ** k;
-      if (this.#masks[k] !== n - 1 || filters[k]!.length !== n * this.bucketSize) fail(`sub-filter ${k} size`);
-      for (const x of filters[k]!) if (x !== 0) used++;
+      const n = this.#buckets * this.#expansion ** k;
+      const f = filters[k]!;
+      if (this.#masks[k] !== n - 1 || f.length !== n * this.#bucketSize) fail(`sub-filter ${k} size`);
+      if (f.constructor !== Uint8Array) fail(`sub-filter ${k} is not a plain Uint8Array`);
+      slots += f.length;
+      for (const x of f) if (x !== 0) used++;
     }
+    if (slots !== this.#slots || slots > CUCKOO_MAX_SLOTS) fail(`${slots} slots, ${this.#slots} counted`);
     if (used !== this.#items) fail(`items ${this.#items} but ${used} fingerprints stored`);
     if (!Number.isInteger(this.#deletes) || this.#deletes < 0) fail(`deletes ${this.#deletes}`);
+  }
+
+  /**
+   * Always throws: a filter's state is private, so `JSON.stringify` would write `{}` (and
+   * `structuredClone` or `postMessage` would send an empty object). Send {@link toBytes} and rebuild
+   * it with {@link CuckooFilter.fromBytes}.
+   * @throws TypeError, always.
+   */
+  toJSON(): never {
+    throw notJson(WHERE);
   }
 
   // --- CF.SCANDUMP / CF.LOADCHUNK --------------------------------------------------------------
 
   /**
    * CF.SCANDUMP from position 0 until it returns 0: the `[position, chunk]` pairs to feed
-   * CF.LOADCHUNK (or {@link CuckooFilter.load}) in order. The first chunk is the 38-byte header
+   * CF.LOADCHUNK (or {@link CuckooFilter.fromRedis}). The first chunk is the 38-byte header
    * (little-endian u64 items, u64 buckets, u64 deletes, u64 sub-filters, u16 bucketSize,
    * u16 maxIterations, u16 expansion) at position 1; then each sub-filter's slots, whole when at most
    * 16 MiB, each at position (end offset + 1). Byte-identical to RedisBloom's replies, including its
    * quirk that a filter holding no items dumps nothing (an empty array). The chunks are copies.
    * O(slots).
    */
-  dump(): Array<[number, Uint8Array]> {
+  toRedis(): Array<[number, Uint8Array]> {
     if (this.#items === 0) return [];
-    const header = new Uint8Array(HEADER_SIZE);
-    const view = new DataView(header.buffer);
-    const u64 = (at: number, v: number) => {
-      view.setUint32(at, v % 2 ** 32, true);
-      view.setUint32(at + 4, Math.floor(v / 2 ** 32), true);
-    };
-    u64(0, this.#items);
-    u64(8, this.buckets);
-    u64(16, this.#deletes);
-    u64(24, this.#filters.length);
-    view.setUint16(32, this.bucketSize, true);
-    view.setUint16(34, this.maxIterations, true);
-    view.setUint16(36, this.expansion, true);
-    const out: Array<[number, Uint8Array]> = [[1, header]];
+    const w = new ByteWriter(REDIS_HEADER);
+    w.u53(this.#items).u53(this.#buckets).u53(this.#deletes).u53(this.#filters.length);
+    w.raw([this.#bucketSize & 0xff, this.#bucketSize >>> 8, this.#maxIterations & 0xff, this.#maxIterations >>> 8]);
+    w.raw([this.#expansion & 0xff, this.#expansion >>> 8]);
+    const out: Array<[number, Uint8Array]> = [[1, w.finish()]];
     let offset = 0;
     for (const f of this.#filters) {
       for (let at = 0; at < f.length; at += MAX_CHUNK) {
@@ -470,107 +631,202 @@ export class CuckooFilter {
   }
 
   /**
-   * CF.LOADCHUNK of every pair {@link dump} (or RedisBloom's CF.SCANDUMP) returned, in order: a filter
-   * equal to the dumped one. Stricter than RedisBloom: the header must be consistent (a power-of-two
-   * bucket count, bucketSize 1..255, maxIterations ≥ 1, expansion 0 or a power of two ≤ 32768, 1..32
-   * sub-filters, several only with expansion > 0, each ≤ 2^30 slots), the chunks must cover every
-   * sub-filter exactly once, in order, and the item count must equal the stored fingerprints. Nothing
-   * is allocated until the chunks have delivered every byte, so a hostile header cannot make it
-   * allocate more than its input. O(slots).
-   * @throws RedstructFormatError for anything else.
+   * CF.LOADCHUNK of every pair {@link toRedis} (or RedisBloom's CF.SCANDUMP) returned: a filter equal
+   * to the dumped one. The header comes first (position 1); the data chunks may follow in any order,
+   * as CF.LOADCHUNK restores them, but must together deliver every byte of every sub-filter exactly
+   * once, each chunk within one sub-filter. Stricter than RedisBloom: the header must be consistent (a
+   * power-of-two bucket count, bucketSize 1..255, maxIterations ≥ 1, expansion 0 or a power of two ≤
+   * 32768, 1..32 sub-filters, several only with expansion > 0, at most {@link CUCKOO_MAX_SLOTS} slots
+   * in all) and the item count must equal the stored fingerprints. Each chunk's bytes are copied as it
+   * arrives (a reader may reuse one buffer for every chunk), and memory beyond those copies is
+   * allocated only once every byte has arrived, so a hostile header cannot make it allocate more than
+   * its input. O(slots + chunks·log chunks).
+   * @throws TypeError when `chunks` is not an iterable of `[number, Uint8Array]` pairs (or a chunk is
+   *   detached); RedstructFormatError for anything else.
    */
-  static load(chunks: Iterable<[number, Uint8Array]>): CuckooFilter {
-    if (
-      chunks === null ||
-      typeof chunks !== "object" ||
-      typeof (chunks as Iterable<unknown>)[Symbol.iterator] !== "function"
-    ) {
-      throw formatError(WHERE, "load expects an iterable of [position, chunk] pairs");
-    }
-    let header: Uint8Array | null = null;
-    let sizes: number[] = [];
+  static fromRedis(chunks: Iterable<readonly [number, Uint8Array]>): CuckooFilter {
+    checkIterable(WHERE, "chunks", chunks);
+    let shape: Shape | null = null;
+    let starts: number[] = [];
     let total = 0;
-    let offset = 0;
-    const parts: Uint8Array[] = [];
-    let fields: {
-      items: number;
-      buckets: number;
-      deletes: number;
-      filters: number;
-      bs: number;
-      iters: number;
-      exp: number;
-    } | null = null;
+    let delivered = 0;
+    const writes: Write[] = [];
+    let n = 0;
     for (const pair of chunks) {
-      if (!Array.isArray(pair) || pair.length !== 2)
-        throw formatError(WHERE, "each chunk must be a [position, bytes] pair");
-      const [pos, data] = pair as [unknown, unknown];
-      if (!(data instanceof Uint8Array)) throw formatError(WHERE, "a chunk's bytes must be a Uint8Array");
-      if (typeof pos !== "number" || !Number.isSafeInteger(pos) || pos < 1) {
-        throw formatError(WHERE, `bad chunk position ${String(pos)}`);
+      const at = `chunks[${n++}]`;
+      if (!Array.isArray(pair) || pair.length !== 2) {
+        throw new TypeError(`redstruct/${WHERE}: ${at} must be a [position, bytes] pair, got ${describe(pair)}`);
       }
-      if (header === null) {
+      const pos: unknown = pair[0];
+      const data = checkBytes(WHERE, `${at}[1]`, pair[1]);
+      if (typeof pos !== "number")
+        throw new TypeError(`redstruct/${WHERE}: ${at}[0] must be a number, got ${describe(pos)}`);
+      if (!Number.isSafeInteger(pos) || pos < 1)
+        throw formatError(WHERE, `${at} has position ${pos}, not an integer ≥ 1`);
+      if (shape === null) {
         if (pos !== 1) throw formatError(WHERE, `the first chunk must be the header at position 1, got ${pos}`);
-        if (data.length !== HEADER_SIZE)
-          throw formatError(WHERE, `the header must be ${HEADER_SIZE} bytes, got ${data.length}`);
-        header = data;
-        fields = readHeader(data);
-        sizes = [];
-        for (let k = 0; k < fields.filters; k++) sizes.push(fields.buckets * fields.exp ** k * fields.bs);
-        for (const s of sizes) {
-          if (!(s <= CUCKOO_MAX_SLOTS))
-            throw formatError(WHERE, `a sub-filter of ${s} slots exceeds ${CUCKOO_MAX_SLOTS}`);
+        if (data.length !== REDIS_HEADER) {
+          throw formatError(WHERE, `the header must be ${REDIS_HEADER} bytes, got ${data.length}`);
         }
-        total = sizes.reduce((a, b) => a + b, 0);
+        shape = checkShape(readRedisHeader(data));
+        starts = [];
+        total = 0;
+        for (let k = 0; k < shape.filters; k++) {
+          starts.push(total);
+          total += subFilterSlots(shape, k);
+        }
         continue;
       }
       const start = pos - data.length - 1;
-      if (data.length === 0 || start !== offset) {
-        throw formatError(WHERE, `chunk at position ${pos} (${data.length} bytes) does not continue at byte ${offset}`);
+      if (data.length === 0) throw formatError(WHERE, `${at} (position ${pos}) is empty`);
+      if (start < 0) {
+        throw formatError(
+          WHERE,
+          `${at} (position ${pos}, ${data.length} bytes) would start at byte ${start}: a second header or a wrong position`,
+        );
       }
-      // A chunk never crosses a sub-filter boundary.
-      let end = 0;
-      for (const s of sizes) {
-        end += s;
-        if (offset < end) break;
+      if (start >= total)
+        throw formatError(WHERE, `${at} starts at byte ${start}, past the ${total} bytes of the slots`);
+      const k = lastAtMost(starts, start);
+      const end = starts[k]! + subFilterSlots(shape, k);
+      if (start + data.length > end) {
+        throw formatError(
+          WHERE,
+          `${at} (position ${pos}) runs ${start + data.length - end} bytes past sub-filter ${k}`,
+        );
       }
-      if (offset + data.length > end)
-        throw formatError(WHERE, `chunk at position ${pos} crosses a sub-filter boundary`);
-      parts.push(data);
-      offset += data.length;
+      delivered += data.length;
+      if (delivered > total) throw formatError(WHERE, `the chunks deliver more than the ${total} bytes of the slots`);
+      // A copy now: the caller may reuse or change `data` once the iterator moves on.
+      writes.push({ k, offset: start - starts[k]!, data: new Uint8Array(data) });
     }
-    if (header === null || fields === null) throw formatError(WHERE, "no header chunk");
-    if (offset !== total) throw formatError(WHERE, `chunks delivered ${offset} of ${total} bytes`);
-    const f = new CuckooFilter({
-      capacity: Math.max(2 * fields.bs, fields.buckets * fields.bs),
-      bucketSize: fields.bs,
-      maxIterations: fields.iters,
-      expansion: fields.exp,
-    });
-    if (f.buckets !== fields.buckets) throw formatError(WHERE, `bucket count ${fields.buckets} cannot be rebuilt`);
-    f.#filters = [];
-    let at = 0;
-    let used = 0;
-    for (let k = 0; k < fields.filters; k++) {
-      const slots = new Uint8Array(sizes[k]!);
+    if (shape === null) throw formatError(WHERE, "no header chunk");
+    if (delivered !== total) throw formatError(WHERE, `the chunks delivered ${delivered} of ${total} bytes`);
+    writes.sort((a, b) => a.k - b.k || a.offset - b.offset);
+    const f = CuckooFilter.#empty(shape);
+    let w = 0;
+    for (let k = 0; k < shape.filters; k++) {
+      const size = subFilterSlots(shape, k);
+      const first = writes[w];
+      let slots: Uint8Array;
       let filled = 0;
-      while (filled < slots.length) {
-        const p = parts[at++]!;
-        slots.set(p, filled);
-        filled += p.length;
+      if (first !== undefined && first.k === k && first.offset === 0 && first.data.length === size) {
+        slots = first.data; // one chunk is the whole sub-filter: keep its copy
+        filled = size;
+        w++;
+      } else {
+        slots = new Uint8Array(size);
+        for (; w < writes.length && writes[w]!.k === k && writes[w]!.offset === filled; w++) {
+          slots.set(writes[w]!.data, filled);
+          filled += writes[w]!.data.length;
+        }
       }
-      for (const x of slots) if (x !== 0) used++;
-      f.#masks[k] = sizes[k]! / fields.bs - 1;
-      f.#filters.push(slots);
+      // Sorted by offset, the chunks tile the sub-filter exactly when each starts where the last ended.
+      const next = w < writes.length && writes[w]!.k === k ? writes[w]!.offset : size;
+      if (next < filled) throw formatError(WHERE, `sub-filter ${k}: byte ${next} is delivered twice`);
+      if (filled < size) throw formatError(WHERE, `sub-filter ${k}: bytes ${filled}..${next - 1} were never delivered`);
+      f.#push(slots);
     }
-    if (used !== fields.items) throw formatError(WHERE, `header says ${fields.items} items, the slots hold ${used}`);
-    f.#items = fields.items;
-    f.#deletes = fields.deletes;
+    f.#checkLoaded();
+    return f;
+  }
+
+  /** The last check of every loader: the header's item count against the stored fingerprints. */
+  #checkLoaded(): void {
+    let used = 0;
+    for (const slots of this.#filters) for (let i = 0; i < slots.length; i++) if (slots[i] !== 0) used++;
+    if (used !== this.#items) throw formatError(WHERE, `the header says ${this.#items} items, the slots hold ${used}`);
+  }
+
+  // --- redstruct's format ----------------------------------------------------------------------
+
+  /**
+   * The filter as bytes in redstruct's own format (unlike {@link toRedis}, an empty filter has one):
+   * "RSCF", version byte 1, u32 buckets of the first sub-filter, u32 bucketSize, u32 maxIterations,
+   * u32 expansion, u32 sub-filters, u64 items, u64 deletes since compaction, then every sub-filter's
+   * slots in order (one byte each, 0 = empty); little-endian. 41 + slots bytes. O(slots).
+   */
+  toBytes(): Uint8Array {
+    const w = new ByteWriter(BYTES_HEADER + this.#slots);
+    w.magic(MAGIC).u8(VERSION).u32(this.#buckets).u32(this.#bucketSize).u32(this.#maxIterations);
+    w.u32(this.#expansion).u32(this.#filters.length).u53(this.#items).u53(this.#deletes);
+    for (const f of this.#filters) w.raw(f);
+    return w.finish();
+  }
+
+  /**
+   * Reads {@link toBytes} output, checked as strictly as {@link CuckooFilter.fromRedis} (the same
+   * header rules, the item count against the stored fingerprints) and the length against the
+   * header before anything is allocated. The bytes are copied: the input may change afterwards.
+   * O(slots).
+   * @throws TypeError when `bytes` is not a Uint8Array (or is detached); RedstructFormatError for
+   *   anything else.
+   */
+  static fromBytes(bytes: Uint8Array): CuckooFilter {
+    const r = new ByteReader(bytes, WHERE);
+    r.header(MAGIC, VERSION);
+    const buckets = r.u32("the bucket count");
+    const bucketSize = r.u32("the bucket size");
+    const maxIterations = r.u32("max iterations");
+    const expansion = r.u32("the expansion");
+    const filters = r.u32("the sub-filter count");
+    const items = r.u53("the item count");
+    const deletes = r.u53("the delete count");
+    const shape = checkShape({ items, buckets, deletes, filters, bucketSize, maxIterations, expansion });
+    let total = 0;
+    for (let k = 0; k < filters; k++) total += subFilterSlots(shape, k);
+    if (r.remaining !== total) {
+      throw formatError(WHERE, `${filters} sub-filters need ${total} bytes of slots, got ${r.remaining}`);
+    }
+    const f = CuckooFilter.#empty(shape);
+    for (let k = 0; k < filters; k++) f.#push(new Uint8Array(r.view(subFilterSlots(shape, k), "a sub-filter")));
+    r.end();
+    f.#checkLoaded();
     return f;
   }
 }
 
-function readHeader(data: Uint8Array) {
+const MAGIC = "RSCF";
+const VERSION = 1;
+const BYTES_HEADER = 4 + 1 + 5 * 4 + 2 * 8;
+const NX: CuckooAddOptions = { nx: true };
+
+/** A chunk's copy waiting for the end of the dump: `data` goes at `offset` of sub-filter `k`. */
+interface Write {
+  k: number;
+  offset: number;
+  data: Uint8Array;
+}
+
+/** The `nx` flag of an add options object. */
+function nxOption(options: CuckooAddOptions): boolean {
+  return checkFlag(WHERE, "nx", checkOptions(WHERE, options, ["nx"]).nx, false);
+}
+
+/** An item of a bulk call, checked and named by its index. */
+function itemAt(item: Item, i: number): Item {
+  return typeof item === "string" ? item : checkItem(WHERE, `items[${i}]`, item);
+}
+
+/** Slots of sub-filter k of a checked shape. */
+function subFilterSlots(shape: Shape, k: number): number {
+  return shape.buckets * shape.expansion ** k * shape.bucketSize;
+}
+
+/** The index of the last entry of the ascending `starts` that is ≤ x (starts[0] = 0 ≤ x). */
+function lastAtMost(starts: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The CF.SCANDUMP header's fields, read at once (the caller may reuse the chunk afterwards). */
+function readRedisHeader(data: Uint8Array): Shape {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const u64 = (at: number, what: string) => {
     const lo = view.getUint32(at, true);
@@ -578,24 +834,43 @@ function readHeader(data: Uint8Array) {
     if (hi > 0x1fffff) throw formatError(WHERE, `${what} ${hi}·2^32+${lo} exceeds 2^53`);
     return hi * 2 ** 32 + lo;
   };
-  const items = u64(0, "the item count");
-  const buckets = u64(8, "the bucket count");
-  const deletes = u64(16, "the delete count");
-  const filters = u64(24, "the sub-filter count");
-  const bs = view.getUint16(32, true);
-  const iters = view.getUint16(34, true);
-  const exp = view.getUint16(36, true);
+  return {
+    items: u64(0, "the item count"),
+    buckets: u64(8, "the bucket count"),
+    deletes: u64(16, "the delete count"),
+    filters: u64(24, "the sub-filter count"),
+    bucketSize: view.getUint16(32, true),
+    maxIterations: view.getUint16(34, true),
+    expansion: view.getUint16(36, true),
+  };
+}
+
+/** The header rules both loaders apply; returns the shape when it passes. */
+function checkShape(s: Shape): Shape {
+  const { buckets, bucketSize: bs, maxIterations, expansion: exp, filters } = s;
   if (buckets < 1 || buckets > CUCKOO_MAX_SLOTS || (buckets & (buckets - 1)) !== 0) {
     throw formatError(WHERE, `bucket count ${buckets} is not a power of two in [1, 2^30]`);
   }
   if (bs < 1 || bs > 255) throw formatError(WHERE, `bucket size ${bs} is not in [1, 255]`);
-  if (iters < 1) throw formatError(WHERE, "max iterations 0");
-  if (exp > 32768 || (exp & (exp - 1)) !== 0)
+  if (maxIterations < 1 || maxIterations > 65535) {
+    throw formatError(WHERE, `max iterations ${maxIterations} is not in [1, 65535]`);
+  }
+  if (exp > 32768 || (exp & (exp - 1)) !== 0) {
     throw formatError(WHERE, `expansion ${exp} is not 0 or a power of two ≤ 32768`);
+  }
   if (filters < 1 || filters > CUCKOO_MAX_FILTERS) throw formatError(WHERE, `${filters} sub-filters (1..32 allowed)`);
   if (filters > 1 && exp === 0) throw formatError(WHERE, `${filters} sub-filters with expansion 0`);
-  if (buckets * bs > CUCKOO_MAX_SLOTS) throw formatError(WHERE, `${buckets}×${bs} slots exceed ${CUCKOO_MAX_SLOTS}`);
-  return { items, buckets, deletes, filters, bs, iters, exp };
+  let total = 0;
+  for (let k = 0; k < filters; k++) {
+    total += subFilterSlots(s, k);
+    if (!(total <= CUCKOO_MAX_SLOTS)) {
+      throw formatError(
+        WHERE,
+        `${k + 1} sub-filters of ${buckets}×${bs}·${exp}^k slots exceed ${CUCKOO_MAX_SLOTS} slots`,
+      );
+    }
+  }
+  return s;
 }
 
 function nextPow2OrZero(x: number): number {

@@ -1,5 +1,5 @@
 /**
- * `redstruct/cuckoo` — a cuckoo filter exact with RedisBloom's CF.* commands: add, remove, count,
+ * `redstruct/cuckoo` — a cuckoo filter exact with RedisBloom's CF.* commands: add, delete, count,
  * growth, compaction and CF.SCANDUMP / CF.LOADCHUNK chunks byte for byte.
  * @module
  */
@@ -7,6 +7,7 @@ export { RedstructFormatError } from "../internal/errors.js";
 export {
   CUCKOO_MAX_FILTERS,
   CUCKOO_MAX_SLOTS,
+  type CuckooAddOptions,
   CuckooFilter,
   type CuckooFilterInfo,
   type CuckooFilterOptions,

@@ -42,3 +42,74 @@ export function replyText(e: unknown): string | null {
   const v = itemOf(e);
   return typeof v === "string" ? v : new TextDecoder().decode(v);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Byte inputs in the forms callers hand them over (the RedisBloom structures' hostile-input tests)
+// ---------------------------------------------------------------------------------------------
+
+class Bytes extends Uint8Array {}
+
+/**
+ * The forms a byte input may come in: a plain array, a view into a larger buffer, a subclass, and
+ * (in Node) a `Buffer`, whose `slice()` is a view of pooled memory rather than a copy.
+ */
+export type ByteForm = "plain" | "view" | "subclass" | "buffer";
+export const BYTE_FORMS: ByteForm[] = [
+  "plain",
+  "view",
+  "subclass",
+  ...(typeof Buffer === "function" ? (["buffer"] as const) : []),
+];
+
+/**
+ * `content` in the given form, and `scramble()`, which changes every byte of it (and the memory
+ * around a view) the way a caller reusing its buffer after the call would.
+ */
+export function inForm(content: Uint8Array, form: ByteForm): { value: Uint8Array; scramble(): void } {
+  let value: Uint8Array;
+  let backing: Uint8Array | undefined;
+  switch (form) {
+    case "plain":
+      value = Uint8Array.from(content);
+      break;
+    case "view":
+      backing = new Uint8Array(content.length + 6).fill(0xee);
+      backing.set(content, 3);
+      value = backing.subarray(3, 3 + content.length);
+      break;
+    case "subclass":
+      value = Bytes.from(content);
+      break;
+    case "buffer":
+      value = Buffer.from([0xee, ...content, 0xee]).slice(1, 1 + content.length);
+      break;
+  }
+  return {
+    value,
+    scramble() {
+      for (let i = 0; i < value.length; i++) value[i] ^= 0xff;
+      backing?.fill(0x11, 0, 3);
+    },
+  };
+}
+
+/** A copy of `bytes` whose buffer has been transferred away (as to a worker): a detached view. */
+export function detached(bytes: Uint8Array): Uint8Array {
+  const copy = bytes.slice();
+  structuredClone(copy.buffer, { transfer: [copy.buffer] });
+  return copy;
+}
+
+/**
+ * A streaming reader's chunks: every `[position, bytes]` pair yielded as a view of one reused buffer,
+ * overwritten by the next chunk (as a socket reader or a file reader with one buffer does).
+ */
+export function* oneBuffer(chunks: Iterable<readonly [number, Uint8Array]>): Generator<[number, Uint8Array]> {
+  const list = [...chunks];
+  const buffer = new Uint8Array(Math.max(1, ...list.map(([, bytes]) => bytes.length)));
+  for (const [position, bytes] of list) {
+    buffer.fill(0xa5);
+    buffer.set(bytes);
+    yield [position, buffer.subarray(0, bytes.length)];
+  }
+}
