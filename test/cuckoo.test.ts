@@ -553,6 +553,35 @@ describe("CuckooFilter behaviour", () => {
     );
   });
 
+  it("an iterator that re-enters the filter between items works: each item is taken in turn", () => {
+    const f = new CuckooFilter({ capacity: 64 });
+    const plain = new CuckooFilter({ capacity: 64 });
+    function* items(): Generator<string> {
+      for (let i = 0; i < 40; i++) {
+        f.add(`side${i}`);
+        if (i % 3 === 0) f.delete(`x${i - 3}`);
+        f.count("x0");
+        yield `x${i}`;
+      }
+    }
+    const replies = f.addAll(items());
+    const expected: boolean[] = [];
+    for (let i = 0; i < 40; i++) {
+      plain.add(`side${i}`);
+      if (i % 3 === 0) plain.delete(`x${i - 3}`);
+      expected.push(plain.add(`x${i}`));
+    }
+    expect(replies).toEqual(expected);
+    expect(f.toBytes()).toEqual(plain.toBytes());
+    function* probes(): Generator<string> {
+      yield "late";
+      f.add("late");
+      yield "late";
+    }
+    expect(f.hasAll(probes())).toEqual([false, true]);
+    f.checkInvariants();
+  });
+
   it("detached views are a TypeError naming the parameter, before anything changes", () => {
     const f = CuckooFilter.from(["a", "b"], { capacity: 16 });
     const before = f.toBytes();

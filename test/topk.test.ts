@@ -1,9 +1,9 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { mulberry32 } from "../src/internal/random.js";
 import { glibcRandom, RedstructFormatError, TopK } from "../src/topk/index.js";
 import { expectOnlyFormatErrors } from "./support/fuzz.js";
-import { fromHex, itemOf, textOf } from "./support/redisbloom.js";
+import { BYTE_FORMS, detached, fromHex, inForm, itemOf, textOf } from "./support/redisbloom.js";
 import vectors from "./vectors/redisbloom/topk.json" with { type: "json" };
 
 type Step = { cmd: string; args: unknown[]; reply: unknown; note?: string };
@@ -51,11 +51,11 @@ function run(keys: Map<string, TopK>, step: Step): unknown {
       return out;
     }
     case "TOPK.QUERY":
-      return rest.map((e) => (t().query(itemOf(e)) ? 1 : 0));
+      return rest.map((e) => (t().has(itemOf(e)) ? 1 : 0));
     case "TOPK.COUNT":
       return rest.map((e) => t().count(itemOf(e)));
     case "TOPK.LIST":
-      return rest.length === 0 ? t().list() : t().listWithCount().flat();
+      return rest.length === 0 ? t().list() : t().list({ withCount: true }).flat();
     case "TOPK.INFO": {
       const i = t().info();
       return [i.k, i.width, i.depth, i.decay];
@@ -176,7 +176,7 @@ function zipfStream(next: () => number, length: number): string[] {
 }
 
 describe("TopK behaviour", () => {
-  it("validates its arguments", () => {
+  it("validates its arguments, naming the structure and the parameter, before anything changes", () => {
     expect(() => new TopK(undefined as unknown as { k: number })).toThrow(TypeError);
     expect(() => new TopK(null as unknown as { k: number })).toThrow(TypeError);
     expect(() => new TopK({} as { k: number })).toThrow(/k must be/);
@@ -188,21 +188,59 @@ describe("TopK behaviour", () => {
     expect(() => new TopK({ k: 2, decay: Number.NaN })).toThrow(/decay must be/);
     expect(() => new TopK({ k: 2, width: 2 ** 14, depth: 2 ** 13 })).toThrow(/width·depth/);
     expect(() => new TopK({ k: 2, random: 5 as unknown as () => number })).toThrow(/random must be/);
-    expect(() => new TopK({ k: 2, Width: 4 } as unknown as { k: number })).toThrow(/unknown option "Width"/);
+    expect(() => new TopK({ k: 2, Width: 4 } as unknown as { k: number })).toThrow(/unknown option "Width".*"width"/);
     expect(() => new TopK({ k: 2, width: null } as unknown as { k: number })).toThrow(TypeError);
-    const t = new TopK({ k: 2 });
+    const t = new TopK({ k: 2, random: glibcRandom(1) });
+    t.add("kept");
+    const before = t.toBytes();
     expect(() => t.incrBy("a", 100_001)).toThrow(/n must be/);
     expect(() => t.incrBy("a", -1)).toThrow(RangeError);
-    expect(() => t.add({} as unknown as string)).toThrow(TypeError);
+    for (const bad of [null, undefined, {}, true, detached(new Uint8Array([1, 2]))]) {
+      for (const call of [
+        () => t.add(bad as never),
+        () => t.incrBy(bad as never, 1),
+        () => t.has(bad as never),
+        () => t.count(bad as never),
+      ]) {
+        expect(call).toThrow(TypeError);
+        expect(call).toThrow(/^redstruct\/TopK: item (must be|is a Uint8Array whose buffer was detached)/);
+      }
+    }
+    expect(() => t.addAll(["kept", null as never])).toThrow(/TopK: items\[1\] must be/);
     expect(() => t.addAll("abc" as unknown as string[])).toThrow(TypeError);
+    expect(() => t.list({ withcount: true } as never)).toThrow(/unknown option "withcount".*"withCount"/);
+    expect(() => t.list({ withCount: "yes" } as never)).toThrow(/withCount must be a boolean/);
     expect(() => TopK.fromBytes(t.toBytes(), { seed: 1 } as unknown as { random: () => number })).toThrow(TypeError);
+    expect(() => TopK.fromBytes(t.toBytes(), { random: 1 } as never)).toThrow(/random must be a function/);
+    expect(() => TopK.fromBytes(detached(before))).toThrow(/bytes is a Uint8Array whose buffer was detached/);
+    expect(() => JSON.stringify(t)).toThrow(/not JSON.*toBytes\(\)/);
+    t.addAll([]);
+    const again = TopK.fromBytes(before, { random: glibcRandom(1) });
+    again.add("kept"); // the addAll above added "kept" once more before its bad item
+    expect(t.toBytes()).toEqual(again.toBytes());
   });
 
-  it("finds a long non-ASCII item whose query is the first to grow the shared UTF-8 scratch buffer", () => {
+  it("list() is string[] and list({ withCount: true }) is [string, number][]", () => {
+    const t = TopK.from(["a", "b", "a"], { k: 3, random: glibcRandom(1) });
+    const names = t.list();
+    const pairs = t.list({ withCount: true });
+    expectTypeOf(names).toEqualTypeOf<string[]>();
+    expectTypeOf(pairs).toEqualTypeOf<[string, number][]>();
+    expectTypeOf(t.list({ withCount: false })).toEqualTypeOf<string[]>();
+    expect(names).toEqual(["a", "b"]);
+    expect(pairs).toEqual([
+      ["a", 2],
+      ["b", 1],
+    ]);
+    expect(t.list({})).toEqual(names);
+    expect(t.list({ withCount: false })).toEqual(names);
+  });
+
+  it("finds a long non-ASCII item whose has() is the first to grow the shared UTF-8 scratch buffer", () => {
     const long = `${"é".repeat(120_000)}!`;
     const t = new TopK({ k: 2, random: glibcRandom(1) });
     t.add(new TextEncoder().encode(long)); // bytes: no scratch use
-    expect(t.query(long)).toBe(true);
+    expect(t.has(long)).toBe(true);
     expect(t.count(long)).toBe(1);
     expect(t.list()).toEqual([long]);
   });
@@ -214,8 +252,8 @@ describe("TopK behaviour", () => {
       t.add(word);
       t.add(word);
       t.checkInvariants();
-      expect(t.listWithCount()).toEqual([[word, 3]]);
-      expect(t.query(new TextEncoder().encode(word))).toBe(true);
+      expect(t.list({ withCount: true })).toEqual([[word, 3]]);
+      expect(t.has(new TextEncoder().encode(word))).toBe(true);
     }
   });
 
@@ -233,7 +271,7 @@ describe("TopK behaviour", () => {
         asText.checkInvariants();
         expect(asText.toBytes()).toEqual(asBytes.toBytes());
         for (const w of words.slice(0, 10)) {
-          expect(asText.query(w)).toBe(asBytes.query(encoder.encode(w)));
+          expect(asText.has(w)).toBe(asBytes.has(encoder.encode(w)));
           expect(asText.count(w)).toBe(asBytes.count(encoder.encode(w)));
         }
       }),
@@ -241,12 +279,14 @@ describe("TopK behaviour", () => {
     );
   });
 
-  it("addAll equals adds one by one", () => {
+  it("addAll and from equal adds one by one", () => {
     const a = new TopK({ k: 3, width: 4, depth: 2, random: glibcRandom(7) });
     const b = new TopK({ k: 3, width: 4, depth: 2, random: glibcRandom(7) });
     const items = Array.from({ length: 300 }, (_, i) => `x${(i * 7919) % 23}`);
     expect(a.addAll(items)).toEqual(items.map((x) => b.add(x)));
     expect(a.toBytes()).toEqual(b.toBytes());
+    expect(TopK.from(items, { k: 3, width: 4, depth: 2, random: glibcRandom(7) }).toBytes()).toEqual(b.toBytes());
+    expect(() => TopK.from("abc" as never, { k: 3 })).toThrow(/items must be an iterable/);
   });
 
   it("lists exactly the true top k on a well-separated stream (seeded)", () => {
@@ -266,41 +306,248 @@ describe("TopK behaviour", () => {
         t.addAll(items);
         t.checkInvariants();
         expect(t.list()).toEqual(heavy.map(([name]) => name));
-        for (const [name] of heavy) expect(t.query(name)).toBe(true);
+        for (const [name] of heavy) expect(t.has(name)).toBe(true);
       }),
       { seed: 0x70b, numRuns: 40 },
     );
   });
 
+  const anyItems = fc.array(fc.oneof(fc.string({ maxLength: 4 }), fc.uint8Array({ maxLength: 4 })), { maxLength: 300 });
+
   it("round-trips through toBytes / fromBytes, replaying the same draws afterwards (seeded)", () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.oneof(fc.string({ maxLength: 4 }), fc.uint8Array({ maxLength: 4 })), { maxLength: 300 }),
-        fc.integer({ min: 1, max: 6 }),
-        (items, k) => {
-          const t = new TopK({ k, width: 6, depth: 3, decay: 0.8, random: glibcRandom(3) });
-          t.addAll(items);
-          const back = TopK.fromBytes(t.toBytes(), { random: glibcRandom(3) });
-          back.checkInvariants();
-          expect(back.toBytes()).toEqual(t.toBytes());
-          expect(back.listWithCount()).toEqual(t.listWithCount());
-          expect(back.info()).toEqual(t.info());
-          for (const x of items.slice(0, 20)) {
-            expect(back.count(x)).toBe(t.count(x));
-            expect(back.query(x)).toBe(t.query(x));
-          }
-          // Same draws from here on: the same future.
-          const more = items.slice(0, 30);
-          const t2 = TopK.fromBytes(t.toBytes(), { random: glibcRandom(9) });
-          const b2 = TopK.fromBytes(t.toBytes(), { random: glibcRandom(9) });
-          expect(b2.addAll(more)).toEqual(t2.addAll(more));
-          t.clear();
-          expect(t.list()).toEqual([]);
-          expect(t.toBytes()).toEqual(new TopK({ k, width: 6, depth: 3, decay: 0.8 }).toBytes());
-        },
-      ),
+      fc.property(anyItems, fc.integer({ min: 1, max: 6 }), (items, k) => {
+        const t = new TopK({ k, width: 6, depth: 3, decay: 0.8, random: glibcRandom(3) });
+        t.addAll(items);
+        const back = TopK.fromBytes(t.toBytes(), { random: glibcRandom(3) });
+        back.checkInvariants();
+        expect(back.toBytes()).toEqual(t.toBytes());
+        expect(back.list({ withCount: true })).toEqual(t.list({ withCount: true }));
+        expect(back.info()).toEqual(t.info());
+        for (const x of items.slice(0, 20)) {
+          expect(back.count(x)).toBe(t.count(x));
+          expect(back.has(x)).toBe(t.has(x));
+        }
+        // Same draws from here on: the same future.
+        const more = items.slice(0, 30);
+        const t2 = TopK.fromBytes(t.toBytes(), { random: glibcRandom(9) });
+        const b2 = TopK.fromBytes(t.toBytes(), { random: glibcRandom(9) });
+        expect(b2.addAll(more)).toEqual(t2.addAll(more));
+        t.clear();
+        expect(t.list()).toEqual([]);
+        expect(t.toBytes()).toEqual(new TopK({ k, width: 6, depth: 3, decay: 0.8 }).toBytes());
+      }),
       { seed: 0x70c, numRuns: 150 },
     );
+  });
+
+  it("clone is independent; byteLength counts buckets, list and scratch (seeded)", () => {
+    fc.assert(
+      fc.property(anyItems, anyItems, fc.integer({ min: 1, max: 6 }), (items, more, k) => {
+        const t = TopK.from(items, { k, width: 6, depth: 3, random: glibcRandom(3) });
+        const c = t.clone();
+        c.checkInvariants();
+        expect(c.toBytes()).toEqual(t.toBytes());
+        expect(c.byteLength).toBe(t.byteLength);
+        const before = t.toBytes();
+        c.addAll(more);
+        c.checkInvariants();
+        expect(t.toBytes()).toEqual(before);
+        let listed = 0;
+        for (const [name] of t.list({ withCount: true })) listed += name.length >= 0 ? 1 : 0;
+        const itemBytes = before.length - (25 + 8 * 6 * 3 + 12 * k);
+        expect(listed).toBeLessThanOrEqual(k);
+        expect(t.byteLength).toBe(8 * 6 * 3 + 8 * 256 + 8 * k + 4 * 4 * 3 + itemBytes);
+      }),
+      { seed: 0x70f, numRuns: 100 },
+    );
+  });
+
+  it("counts wrap at 2^32 as RedisBloom's uint32 does: 42,950 × incrBy(100,000) is 32,704", () => {
+    const t = new TopK({ k: 10, random: glibcRandom(1) });
+    for (let i = 0; i < 42_950; i++) t.incrBy("hot", 100_000);
+    expect(t.count("hot")).toBe((42_950 * 100_000) % 2 ** 32);
+    expect(t.count("hot")).toBe(32_704);
+    expect(t.list({ withCount: true })).toEqual([["hot", 32_704]]);
+    t.checkInvariants();
+    // With k = 1 the wrapped estimate (32,704) is below the list's minimum (its own old count), so
+    // the list keeps the old count — and TOPK.COUNT, which for a listed item only takes counts at
+    // least the list's minimum, answers 0: RedisBloom's rules, followed to the letter.
+    const one = new TopK({ k: 1, random: glibcRandom(1) });
+    for (let i = 0; i < 42_950; i++) one.incrBy("hot", 100_000);
+    expect(one.list({ withCount: true })).toEqual([["hot", 42_949 * 100_000]]);
+    expect(one.has("hot")).toBe(true);
+    expect(one.count("hot")).toBe(0);
+    one.checkInvariants();
+  });
+
+  it("byte items and fromBytes input are copied: views, subclasses and Buffers changed afterwards (seeded)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 7 }), fc.constantFrom(...BYTE_FORMS)), { maxLength: 120 }),
+        fc.constantFrom(...BYTE_FORMS),
+        (adds, form) => {
+          const alphabet = Array.from({ length: 8 }, (_, i) => Uint8Array.from([104, 101, 108, 108, 111, i]));
+          const t = new TopK({ k: 3, width: 5, depth: 3, random: glibcRandom(11) });
+          const reference = new TopK({ k: 3, width: 5, depth: 3, random: glibcRandom(11) });
+          for (const [i, f] of adds) {
+            const x = inForm(alphabet[i]!, f);
+            expect(t.add(x.value)).toBe(reference.add(alphabet[i]!.slice()));
+            x.scramble(); // the caller reuses its buffer: k.write("HELLO")
+            t.checkInvariants();
+          }
+          expect(t.toBytes()).toEqual(reference.toBytes());
+          for (const item of alphabet) expect(t.has(item)).toBe(reference.has(item));
+          const bytes = t.toBytes();
+          const b = inForm(bytes, form);
+          const back = TopK.fromBytes(b.value, { random: glibcRandom(1) });
+          b.scramble();
+          back.checkInvariants();
+          expect(back.toBytes()).toEqual(bytes);
+        },
+      ),
+      { seed: 0x710, numRuns: 200 },
+    );
+    if (typeof Buffer === "function") {
+      // The issue's case, as written.
+      const k = Buffer.from("hello");
+      const t = new TopK({ k: 3 });
+      t.add(k);
+      k.write("HELLO");
+      expect(t.list()).toEqual(["hello"]);
+      expect(t.has("hello")).toBe(true);
+      t.checkInvariants();
+    }
+  });
+
+  /** Every read of a sketch, as a callback may run it in the middle of an update. */
+  const reads: ((t: TopK, x: string) => unknown)[] = [
+    (t, x) => t.has(x),
+    (t, x) => t.count(x),
+    (t) => t.list(),
+    (t) => t.list({ withCount: true }),
+    (t) => t.info(),
+    (t) => t.toBytes(),
+    (t) => t.byteLength,
+    (t) => t.clone().list(),
+    (t) => t.checkInvariants(),
+    (t, x) => t.count(`${x}é`), // a non-ASCII item: the shared UTF-8 scratch
+  ];
+  const writes: ((t: TopK, x: string) => unknown)[] = [
+    (t, x) => t.add(x),
+    (t, x) => t.addAll([x]),
+    (t, x) => t.incrBy(x, 3),
+    (t) => t.clear(),
+  ];
+  const streamOf = fc.array(fc.constantFrom("k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7", "k8", "热"), {
+    minLength: 1,
+    maxLength: 300,
+  });
+
+  it("a random callback that reads the same sketch changes nothing: equal to a plain run (seeded, 200 cases)", () => {
+    fc.assert(
+      fc.property(
+        streamOf,
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.array(fc.nat(reads.length - 1), { minLength: 1 }),
+        (stream, seed, which) => {
+          const draws = glibcRandom(seed);
+          let calls = 0;
+          const t: TopK = new TopK({
+            k: 3,
+            width: 4,
+            depth: 3,
+            random: () => {
+              reads[which[calls % which.length]!]!(t, stream[calls % stream.length]!);
+              calls++;
+              return draws();
+            },
+          });
+          const plain = new TopK({ k: 3, width: 4, depth: 3, random: glibcRandom(seed) });
+          expect(t.addAll(stream)).toEqual(plain.addAll(stream));
+          expect(t.incrBy("k1", 40)).toEqual(plain.incrBy("k1", 40));
+          t.checkInvariants();
+          expect(t.toBytes()).toEqual(plain.toBytes());
+          expect(t.list({ withCount: true })).toEqual(plain.list({ withCount: true }));
+        },
+      ),
+      { seed: 0x711, numRuns: 200 },
+    );
+  });
+
+  it("a random callback that updates the same sketch gets a clear Error; the update it interrupts stays whole (seeded)", () => {
+    fc.assert(
+      fc.property(
+        streamOf,
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.nat(writes.length - 1),
+        fc.boolean(),
+        (stream, seed, w, rethrow) => {
+          const draws = glibcRandom(seed);
+          let refused = 0;
+          const t: TopK = new TopK({
+            k: 3,
+            width: 4,
+            depth: 3,
+            random: () => {
+              try {
+                writes[w]!(t, "intruder");
+              } catch (e) {
+                expect(e).toBeInstanceOf(Error);
+                expect((e as Error).message).toMatch(
+                  /^redstruct\/TopK: .* was called from inside this sketch's random callback/,
+                );
+                refused++;
+                if (rethrow) throw e;
+              }
+              return draws();
+            },
+          });
+          const plain = new TopK({ k: 3, width: 4, depth: 3, random: glibcRandom(seed) });
+          for (const x of stream) {
+            const before = t.toBytes();
+            let threw = false;
+            let got: string | null = null;
+            try {
+              got = t.add(x);
+            } catch (e) {
+              threw = true;
+              expect((e as Error).message).toMatch(/random callback/);
+            }
+            if (threw) {
+              // The callback let the error through: the interrupted add changed nothing.
+              expect(t.toBytes()).toEqual(before);
+              t.checkInvariants();
+              return; // the two runs' draws part ways here
+            }
+            expect(got).toBe(plain.add(x));
+          }
+          t.checkInvariants();
+          expect(t.toBytes()).toEqual(plain.toBytes());
+          if (refused > 0 && !rethrow) expect(t.list()).toEqual(plain.list());
+        },
+      ),
+      { seed: 0x712, numRuns: 200 },
+    );
+  });
+
+  it("an iterator that re-enters addAll between items works: each item is added in turn", () => {
+    const t = new TopK({ k: 3, width: 8, depth: 3, random: glibcRandom(2) });
+    const plain = new TopK({ k: 3, width: 8, depth: 3, random: glibcRandom(2) });
+    function* items(): Generator<string> {
+      for (let i = 0; i < 50; i++) {
+        t.add("side");
+        t.count("x");
+        yield `x${i % 4}`;
+      }
+    }
+    t.addAll(items());
+    for (let i = 0; i < 50; i++) {
+      plain.add("side");
+      plain.add(`x${i % 4}`);
+    }
+    t.checkInvariants();
+    expect(t.toBytes()).toEqual(plain.toBytes());
   });
 
   it("fromBytes only throws RedstructFormatError on hostile input (10^4 seeded inputs)", () => {

@@ -8,5 +8,7 @@ export {
   CMS_SATURATED,
   CountMinSketch,
   type CountMinSketchInfo,
+  type CountMinSketchOptions,
+  type CountMinSketchUnionOptions,
   cmsDimensions,
 } from "./sketch.js";

@@ -10,9 +10,11 @@
  *
  * RedisBloom facts matched here: a counter saturates at 2^32−1 instead of wrapping (CMS.INCRBY then
  * reports "CMS: INCRBY overflow"; {@link CountMinSketch.incrBy} returns {@link CMS_SATURATED}); the
- * total count is a 64-bit two's-complement integer that grows by every increment, saturated or not;
- * CMS.MERGE computes Σ weight·source in 64-bit integers and refuses, leaving the destination alone,
- * when a counter falls outside [0, 2^32−1] or the total goes negative.
+ * total count (the sketch's `size`, CMS.INFO "count") is a 64-bit two's-complement integer that grows
+ * by every increment, saturated or not; CMS.MERGE computes Σ weight·source in 64-bit integers and
+ * refuses, leaving the destination alone, when a counter falls outside [0, 2^32−1] or the total goes
+ * negative. `union` is CMS.MERGE into a new sketch; `merge` is CMS.MERGE with this sketch listed
+ * first and every weight 1, so it adds the others in place.
  *
  * Memory layout: one `Uint32Array` of depth·width counters, row-major (row i at [i·width, (i+1)·width)),
  * as RedisBloom lays its array out; the total count as two uint32 halves (no BigInt on the hot path).
@@ -20,15 +22,15 @@
  * Invariants: width ≥ 1, depth ≥ 1, width·depth ≤ {@link CMS_MAX_COUNTERS}; counters are integers in
  * [0, 2^32−1]; the total is 64 bits.
  *
- * Costs: incrBy and query O(depth · |item|), no allocation for ASCII strings, numbers and byte arrays;
- * merge O(width · depth · sources); toBytes / fromBytes O(width · depth).
+ * Costs: incrBy and count O(depth · |item|), no allocation for ASCII strings, numbers and byte arrays;
+ * merge and union O(width · depth · sketches); toBytes / fromBytes / clone O(width · depth).
  */
 
-import { encodeScratch, type Item, type Source, scratchBytes, sourceOf } from "../hash/element.js";
+import { checkItem, encodeScratch, type Item, type Source, scratchBytes, sourceOf } from "../hash/element.js";
 import { murmur2Source } from "../hash/murmur2.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
-import { checkInstance } from "../internal/options.js";
+import { checkInteger, describe, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 
 const WHERE = "CountMinSketch";
 
@@ -42,17 +44,42 @@ export const CMS_MAX_COUNTERS = 2 ** 28;
 const MAX_INCREMENT = (1n << 63n) - 1n;
 const TWO32 = 0x100000000;
 
+/**
+ * Options of {@link CountMinSketch}: its dimensions (CMS.INITBYDIM) or the guarantee they give
+ * (CMS.INITBYPROB) — one pair or the other, never a mix.
+ */
+export type CountMinSketchOptions =
+  | {
+      /** Counters per row, ≥ 1 (CMS.INITBYDIM width). */
+      width: number;
+      /** Rows, ≥ 1 (CMS.INITBYDIM depth); width·depth ≤ {@link CMS_MAX_COUNTERS}. */
+      depth: number;
+      error?: never;
+      probability?: never;
+    }
+  | {
+      /** Overestimate bound, as a fraction of the total count, in (0, 1) (CMS.INITBYPROB error). */
+      error: number;
+      /** Probability of exceeding that bound, in (0, 1) (CMS.INITBYPROB probability). */
+      probability: number;
+      width?: never;
+      depth?: never;
+    };
+
+/** Options of {@link CountMinSketch.union}. */
+export interface CountMinSketchUnionOptions {
+  /** One safe integer per sketch, negative allowed (CMS.MERGE WEIGHTS). @defaultValue every weight 1 */
+  weights?: Iterable<number>;
+}
+
 /** What {@link CountMinSketch.info} returns: CMS.INFO's fields. */
 export interface CountMinSketchInfo {
-  /** Counters per row. */
+  /** CMS.INFO "width": counters per row. */
   width: number;
-  /** Rows. */
+  /** CMS.INFO "depth": rows. */
   depth: number;
-  /**
-   * The total of every increment (CMS.INFO "count"): a signed 64-bit integer, as a number (exact up
-   * to 2^53; beyond that the nearest double). Use {@link CountMinSketch.totalCount} for the exact value.
-   */
-  count: number;
+  /** CMS.INFO "count": the total of every increment, as {@link CountMinSketch.size} gives it. */
+  size: number;
 }
 
 /**
@@ -83,9 +110,8 @@ export function cmsDimensions(
 }
 
 /**
- * A Count-Min sketch exact with RedisBloom's CMS.* commands. Create one with
- * {@link CountMinSketch.byDimensions} (CMS.INITBYDIM) or {@link CountMinSketch.byError}
- * (CMS.INITBYPROB).
+ * A Count-Min sketch exact with RedisBloom's CMS.* commands: approximate counts per item in a fixed
+ * width × depth table, never below the true count.
  */
 export class CountMinSketch {
   /** Counters per row. */
@@ -99,37 +125,38 @@ export class CountMinSketch {
   #countHi = 0; // total count, high 32 bits (unsigned; the sign is bit 31)
 
   /**
-   * An empty sketch of `width` counters by `depth` rows, like CMS.INITBYDIM.
-   * @throws RangeError unless both are integers ≥ 1 and width·depth ≤ 2^28.
+   * An empty sketch: `{ width, depth }` gives its dimensions (CMS.INITBYDIM); `{ error, probability }`
+   * picks them so that an estimate exceeds the true count by more than error·(total count) with
+   * probability at most `probability` (CMS.INITBYPROB, dimensions from {@link cmsDimensions}).
+   * O(width · depth).
+   * @example new CountMinSketch({ error: 0.001, probability: 0.01 }) // 2000 × 7
+   * @throws TypeError unless `options` is one of the two pairs (a mix, a missing half or an unknown
+   *   key is named); RangeError for a width or depth that is not an integer ≥ 1, an error or
+   *   probability outside (0, 1), or more than {@link CMS_MAX_COUNTERS} counters.
    */
-  constructor(width: number, depth: number) {
-    checkInteger(WHERE, "width", width, 1, CMS_MAX_COUNTERS);
-    checkInteger(WHERE, "depth", depth, 1, CMS_MAX_COUNTERS);
-    if (width * depth > CMS_MAX_COUNTERS) {
-      throw rangeError(WHERE, "width·depth", width * depth, `at most ${CMS_MAX_COUNTERS}`);
-    }
+  constructor(options: CountMinSketchOptions) {
+    const [width, depth] = dimensionsOf(options);
     this.width = width;
     this.depth = depth;
     this.#cells = new Int32Array(depth);
     this.#counters = new Uint32Array(width * depth);
   }
 
-  /** CMS.INITBYDIM: an empty sketch of the given dimensions. O(width · depth). */
-  static byDimensions(width: number, depth: number): CountMinSketch {
-    return new CountMinSketch(width, depth);
-  }
-
   /**
-   * CMS.INITBYPROB: an empty sketch whose estimates exceed the true count by more than
-   * `error`·(total count) with probability at most `probability` (dimensions from {@link cmsDimensions}).
-   * @example CountMinSketch.byError(0.001, 0.01) // 2000 × 7
+   * A sketch of the given dimensions that has counted each of `items` once, in order (CMS.INITBYDIM
+   * or CMS.INITBYPROB, then CMS.INCRBY item 1 for each). O(items · depth).
+   * @throws TypeError for a non-iterable (a lone string included) or a non-item, naming its index;
+   *   as the constructor for `options`.
    */
-  static byError(error: number, probability: number): CountMinSketch {
-    const { width, depth } = cmsDimensions(error, probability);
-    if (width * depth > CMS_MAX_COUNTERS) {
-      throw rangeError(WHERE, "error", error, `large enough for at most ${CMS_MAX_COUNTERS} counters`);
+  static from(items: Iterable<Item>, options: CountMinSketchOptions): CountMinSketch {
+    checkIterable(WHERE, "items", items);
+    const s = new CountMinSketch(options);
+    let i = 0;
+    for (const item of items) {
+      s.incrBy(typeof item === "string" ? item : checkItem(WHERE, `items[${i}]`, item), 1);
+      i++;
     }
-    return new CountMinSketch(width, depth);
+    return s;
   }
 
   // --- counting -------------------------------------------------------------------------------
@@ -159,12 +186,14 @@ export class CountMinSketch {
    * CMS.INCRBY: adds `n` to the item's counter in every row and returns the new estimate (the minimum
    * over the rows). A counter that would pass 2^32 − 1 stays at 2^32 − 1; a return of
    * {@link CMS_SATURATED} is what RedisBloom reports as "CMS: INCRBY overflow" (the increment is
-   * applied all the same). The total count grows by `n` in 64-bit arithmetic.
+   * applied all the same). The total count ({@link size}) grows by `n` in 64-bit arithmetic.
    * O(depth · |item|), no allocation.
    * @param n a safe integer ≥ 0, or a bigint in [0, 2^63 − 1] (RedisBloom's range).
+   * @throws TypeError for a non-item or an `n` that is neither a number nor a bigint; RangeError for
+   *   an `n` out of range. Nothing changes when it throws.
    */
-  incrBy(value: Item, n: number | bigint): number {
-    const src = sourceOf(value); // type-checked before anything changes
+  incrBy(item: Item, n: number | bigint): number {
+    const src = sourceOf(checkItem(WHERE, "item", item));
     let add: number;
     if (typeof n === "number") {
       if (!Number.isSafeInteger(n) || n < 0) throw rangeError(WHERE, "n", n, "a safe integer ≥ 0 or a bigint");
@@ -195,12 +224,14 @@ export class CountMinSketch {
   }
 
   /**
-   * CMS.QUERY: the estimate for an item — the minimum of its counters, never below the true count
-   * (unless a counter saturated at 2^32 − 1). O(depth · |item|), no allocation.
+   * CMS.QUERY: the estimated number of times the item was counted — the minimum of its counters,
+   * never below the true count (unless a counter saturated at 2^32 − 1). O(depth · |item|), no
+   * allocation.
+   * @throws TypeError when `item` is not a string, number, bigint or Uint8Array.
    */
-  query(value: Item): number {
+  count(item: Item): number {
     const counters = this.#counters;
-    const cells = this.#locate(sourceOf(value));
+    const cells = this.#locate(sourceOf(checkItem(WHERE, "item", item)));
     let min = CMS_SATURATED;
     for (let i = 0; i < cells.length; i++) {
       const c = counters[cells[i]!]!;
@@ -209,100 +240,159 @@ export class CountMinSketch {
     return min;
   }
 
+  // --- combining -------------------------------------------------------------------------------
+
   /**
-   * CMS.MERGE: replaces this sketch's counters and total with Σ weights[j]·sources[j] (weights
-   * default to 1; this sketch may be one of the sources). Computed in 64-bit integers as RedisBloom
-   * does; when a counter would leave [0, 2^32 − 1], an intermediate product or sum would leave the
-   * signed 64-bit range, or the total would be negative, it throws and leaves this sketch unchanged
-   * (RedisBloom's "CMS: MERGE overflow"). O(width · depth · sources).
-   * @param weights safe integers, one per source (negative allowed).
-   * @throws TypeError/RangeError for an empty or mismatched list, a source of other dimensions
-   *   ("CMS: width/depth is not equal"), or a weight that is not a safe integer.
-   * @returns this sketch.
+   * Adds other sketches' counters and totals into this one — CMS.MERGE this n+1 this other… (every
+   * weight 1) — and returns this. Takes sketches as arguments (`merge(b, c)`) or one iterable of
+   * them (`merge([b, c])`); this sketch may be among them (it then counts twice). Every argument is
+   * checked first, and the sums are computed as RedisBloom does: when a counter would pass
+   * 2^32 − 1 or the total would leave the signed 64-bit range, it throws and this sketch is
+   * unchanged (RedisBloom's "CMS: MERGE overflow"). O(width · depth · sketches).
+   * @throws TypeError for an argument that is not a CountMinSketch (naming its index: a hole in an
+   *   array, null, an object made with `Object.create(CountMinSketch.prototype)`); RangeError for
+   *   one of other dimensions or an overflow.
    */
-  merge(sources: readonly CountMinSketch[], weights?: readonly number[]): this {
-    if (!Array.isArray(sources)) throw typeError(WHERE, "sources", sources, "an array of CountMinSketch");
-    if (sources.length === 0) throw rangeError(WHERE, "sources", sources, "a non-empty array");
-    const list = sources.map((s, j) => checkInstance(WHERE, `sources[${j}]`, s, CountMinSketch));
-    for (let j = 0; j < list.length; j++) {
-      const s = list[j]!;
-      if (s.width !== this.width || s.depth !== this.depth) {
-        throw rangeError(
-          WHERE,
-          `sources[${j}]`,
-          `${s.width}×${s.depth}`,
-          `${this.width}×${this.depth} like this sketch`,
-        );
+  merge(...others: CountMinSketch[]): this;
+  merge(others: Iterable<CountMinSketch>): this;
+  merge(...args: unknown[]): this {
+    let list: unknown[] = args;
+    if (args.length === 1 && !CountMinSketch.#built(args[0])) {
+      const only = args[0];
+      if (only !== null && typeof only === "object" && Symbol.iterator in only) {
+        list = Array.from(checkIterable(WHERE, "others", only as Iterable<unknown>));
       }
     }
-    let w: number[];
-    if (weights === undefined) w = list.map(() => 1);
+    const sketches = [this, ...list.map((s, i) => CountMinSketch.#check(`others[${i}]`, s, this))];
+    if (sketches.length === 1) return this;
+    const { counters, total } = combine(
+      sketches.map((s) => s.#counters),
+      sketches.map(() => 1),
+      sketches.map((s) => s.#total()),
+    );
+    this.#counters = counters;
+    this.#setTotal(total);
+    return this;
+  }
+
+  /**
+   * CMS.MERGE into a new sketch: Σ weight·sketch over `sketches`, counter by counter and for the
+   * total, in RedisBloom's 64-bit arithmetic — when a counter would leave [0, 2^32 − 1], a product
+   * or sum would leave the signed 64-bit range, or the total would be negative, it throws (RedisBloom's
+   * "CMS: MERGE overflow"). The inputs are not changed. O(width · depth · sketches).
+   * @param sketches one iterable of sketches of equal dimensions: `CountMinSketch.union([a, b])`.
+   * @param options `weights`: one safe integer per sketch (negative allowed), CMS.MERGE WEIGHTS.
+   * @throws TypeError when `sketches` is not an iterable of CountMinSketch (naming the index of a
+   *   wrong element; sketches passed as separate arguments are refused with the array form shown) or
+   *   a weight is not a number; RangeError for no sketches, mismatched dimensions ("CMS: width/depth is
+   *   not equal"), a weights list of another length, a weight that is not a safe integer, or an
+   *   overflow.
+   */
+  static union(sketches: Iterable<CountMinSketch>, options?: CountMinSketchUnionOptions): CountMinSketch {
+    if (CountMinSketch.#built(sketches)) {
+      throw new TypeError(
+        `redstruct/${WHERE}: sketches must be an iterable of CountMinSketch, got a CountMinSketch; ` +
+          "pass them as one array: CountMinSketch.union([a, b])",
+      );
+    }
+    if (CountMinSketch.#built(options)) {
+      throw new TypeError(
+        `redstruct/${WHERE}: union takes the sketches as one iterable, CountMinSketch.union([a, b], { weights }); ` +
+          "its second argument is the options, got a CountMinSketch",
+      );
+    }
+    checkIterable(WHERE, "sketches", sketches);
+    const list: CountMinSketch[] = [];
+    for (const s of sketches) list.push(CountMinSketch.#check(`sketches[${list.length}]`, s, list[0]));
+    if (list.length === 0) throw rangeError(WHERE, "sketches", "none", "at least one CountMinSketch");
+    const o = checkOptions(WHERE, options, ["weights"]);
+    let weights: number[];
+    if (o.weights === undefined) weights = list.map(() => 1);
     else {
-      if (!Array.isArray(weights)) throw typeError(WHERE, "weights", weights, "an array of safe integers");
+      checkIterable(WHERE, "weights", o.weights);
+      weights = [];
+      for (const x of o.weights) {
+        const at = `weights[${weights.length}]`;
+        if (typeof x !== "number") throw typeError(WHERE, at, x, "a safe integer");
+        if (!Number.isSafeInteger(x)) throw rangeError(WHERE, at, x, "a safe integer");
+        weights.push(x);
+      }
       if (weights.length !== list.length) {
-        throw rangeError(WHERE, "weights.length", weights.length, `${list.length} (one per source)`);
-      }
-      w = weights.map((x, j) => {
-        if (typeof x !== "number" || !Number.isSafeInteger(x)) {
-          throw (typeof x === "number" ? rangeError : typeError)(WHERE, `weights[${j}]`, x, "a safe integer");
-        }
-        return x;
-      });
-    }
-    // The total: Σ weight·count over signed 64-bit values, checked like every counter.
-    const I64_MIN = -(1n << 63n);
-    const I64_MAX = (1n << 63n) - 1n;
-    let total = 0n;
-    for (let j = 0; j < list.length; j++) {
-      const p = BigInt(w[j]!) * list[j]!.totalCount();
-      if (p < I64_MIN || p > I64_MAX) throw mergeOverflow();
-      total += p;
-      if (total < I64_MIN || total > I64_MAX) throw mergeOverflow();
-    }
-    if (total < 0n) throw mergeOverflow();
-    const n = this.#counters.length;
-    const out = new Uint32Array(n);
-    const arrays = list.map((s) => s.#counters);
-    // Doubles are exact while every partial sum stays below 2^53: Σ|w|·(2^32 − 1) bounds them all.
-    const bound = w.reduce((acc, x) => acc + Math.abs(x), 0) * CMS_SATURATED;
-    if (bound <= Number.MAX_SAFE_INTEGER) {
-      for (let i = 0; i < n; i++) {
-        let sum = 0;
-        for (let j = 0; j < arrays.length; j++) sum += w[j]! * arrays[j]![i]!;
-        if (sum < 0 || sum > CMS_SATURATED) throw mergeOverflow();
-        out[i] = sum;
-      }
-    } else {
-      const bw = w.map(BigInt);
-      for (let i = 0; i < n; i++) {
-        let sum = 0n;
-        for (let j = 0; j < arrays.length; j++) {
-          const p = bw[j]! * BigInt(arrays[j]![i]!);
-          if (p < I64_MIN || p > I64_MAX) throw mergeOverflow();
-          sum += p;
-          if (sum < I64_MIN || sum > I64_MAX) throw mergeOverflow();
-        }
-        if (sum < 0n || sum > 0xffffffffn) throw mergeOverflow();
-        out[i] = Number(sum);
+        throw rangeError(WHERE, "weights", `${weights.length} weights`, `one weight per sketch (${list.length})`);
       }
     }
-    this.#counters = out;
+    const { counters, total } = combine(
+      list.map((s) => s.#counters),
+      weights,
+      list.map((s) => s.#total()),
+    );
+    const out = new CountMinSketch({ width: list[0]!.width, depth: list[0]!.depth });
+    out.#counters = counters;
+    out.#setTotal(total);
+    return out;
+  }
+
+  /** Whether `value` was built by this class (not merely given its prototype). */
+  static #built(value: unknown): value is CountMinSketch {
+    return typeof value === "object" && value !== null && #counters in value;
+  }
+
+  /**
+   * `value` as a sketch of `like`'s dimensions (any dimensions without `like`).
+   * @throws TypeError naming `param` for anything but a CountMinSketch (an object that only has its
+   *   prototype included); RangeError for other dimensions.
+   */
+  static #check(param: string, value: unknown, like: CountMinSketch | undefined): CountMinSketch {
+    if (!CountMinSketch.#built(value)) {
+      checkInstance(WHERE, param, value, CountMinSketch);
+      throw new TypeError(
+        `redstruct/${WHERE}: ${param} has CountMinSketch's prototype but no sketch in it (Object.create?); ` +
+          "build sketches with new CountMinSketch(…), CountMinSketch.from() or CountMinSketch.fromBytes()",
+      );
+    }
+    if (like !== undefined && (value.width !== like.width || value.depth !== like.depth)) {
+      throw rangeError(
+        WHERE,
+        param,
+        `a ${value.width}×${value.depth} sketch`,
+        `${like.width}×${like.depth} like the first (CMS.MERGE: "width/depth is not equal")`,
+      );
+    }
+    return value;
+  }
+
+  /** The total as a signed 64-bit bigint. */
+  #total(): bigint {
+    return BigInt.asIntN(64, (BigInt(this.#countHi) << 32n) | BigInt(this.#countLo));
+  }
+
+  #setTotal(total: bigint): void {
     const t = BigInt.asUintN(64, total);
     this.#countLo = Number(t & 0xffffffffn);
     this.#countHi = Number(t >> 32n);
-    return this;
   }
 
   // --- inspection ------------------------------------------------------------------------------
 
-  /** CMS.INFO: `{ width, depth, count }`. O(1). */
-  info(): CountMinSketchInfo {
-    return { width: this.width, depth: this.depth, count: (this.#countHi | 0) * TWO32 + this.#countLo };
+  /**
+   * The total of every increment (CMS.INFO "count"): how many items the sketch counted, repeats
+   * included — a multiset's size. RedisBloom keeps it as a signed 64-bit integer that grows by every
+   * increment (saturated or not) and wraps past 2^63 − 1 to negative values; this getter gives that
+   * integer exactly while its magnitude is at most 2^53 (nine quadrillion units), and the nearest
+   * double beyond (the exact 64 bits are in {@link toBytes}, bytes 13–20). O(1).
+   */
+  get size(): number {
+    return (this.#countHi | 0) * TWO32 + this.#countLo;
   }
 
-  /** The total count exactly, as CMS.INFO shows it: a signed 64-bit bigint. O(1). */
-  totalCount(): bigint {
-    return BigInt.asIntN(64, (BigInt(this.#countHi) << 32n) | BigInt(this.#countLo));
+  /** Bytes of the typed arrays the sketch holds: 4·width·depth counters and a depth-long scratch. O(1). */
+  get byteLength(): number {
+    return this.#counters.byteLength + this.#cells.byteLength;
+  }
+
+  /** CMS.INFO: `{ width, depth, size }`, `size` being CMS.INFO's "count" (see {@link size}). O(1). */
+  info(): CountMinSketchInfo {
+    return { width: this.width, depth: this.depth, size: this.size };
   }
 
   /** Resets every counter and the total to 0. O(width · depth). */
@@ -312,9 +402,9 @@ export class CountMinSketch {
     this.#countHi = 0;
   }
 
-  /** An independent copy. O(width · depth). */
+  /** An independent copy: same dimensions, counters and total. O(width · depth). */
   clone(): CountMinSketch {
-    const c = new CountMinSketch(this.width, this.depth);
+    const c = new CountMinSketch({ width: this.width, depth: this.depth });
     c.#counters.set(this.#counters);
     c.#countLo = this.#countLo;
     c.#countHi = this.#countHi;
@@ -335,9 +425,20 @@ export class CountMinSketch {
     if (!(this.#counters instanceof Uint32Array) || this.#counters.length !== this.width * this.depth) {
       fail("counter array size");
     }
+    if (this.#cells.length !== this.depth) fail("scratch size");
     for (const half of [this.#countLo, this.#countHi]) {
       if (!Number.isInteger(half) || half < 0 || half >= TWO32) fail(`count half ${half}`);
     }
+  }
+
+  /**
+   * Always throws: a sketch's state is private, so `JSON.stringify` would write `{}` (and
+   * `structuredClone` or `postMessage` would send an empty object). Send {@link toBytes} and rebuild
+   * it with {@link CountMinSketch.fromBytes}.
+   * @throws TypeError, always.
+   */
+  toJSON(): never {
+    throw notJson(WHERE);
   }
 
   // --- serialization ---------------------------------------------------------------------------
@@ -356,9 +457,11 @@ export class CountMinSketch {
   }
 
   /**
-   * Reads {@link toBytes} output. The length is checked against the header's dimensions before the
-   * counters are allocated, so a hostile header cannot make it allocate more than its input's size.
-   * @throws RedstructFormatError for anything else.
+   * Reads {@link toBytes} output into a new sketch (the input is read once and not kept). The length
+   * is checked against the header's dimensions before the counters are allocated, so a hostile header
+   * cannot make it allocate more than its input's size. O(width · depth).
+   * @throws TypeError when `bytes` is not a Uint8Array (or is detached); RedstructFormatError for
+   *   anything else.
    */
   static fromBytes(bytes: Uint8Array): CountMinSketch {
     const r = new ByteReader(bytes, WHERE);
@@ -373,7 +476,7 @@ export class CountMinSketch {
     if (r.remaining !== 4 * width * depth) {
       throw formatError(WHERE, `${width}×${depth} counters need ${4 * width * depth} bytes, got ${r.remaining}`);
     }
-    const s = new CountMinSketch(width, depth);
+    const s = new CountMinSketch({ width, depth });
     const c = s.#counters;
     for (let i = 0; i < c.length; i++) c[i] = r.u32();
     r.end();
@@ -387,9 +490,108 @@ const MAGIC = "RSCM";
 const VERSION = 1;
 const HEADER = 4 + 1 + 4 + 4 + 8;
 
+/** The dimensions an options object asks for. */
+function dimensionsOf(options: CountMinSketchOptions): [width: number, depth: number] {
+  const forms = "{ width, depth } (CMS.INITBYDIM) or { error, probability } (CMS.INITBYPROB)";
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw new TypeError(
+      `redstruct/${WHERE}: options must be ${forms}, got ${describe(options)}` +
+        (typeof options === "number" ? "; pass one object: new CountMinSketch({ width: 2000, depth: 7 })" : ""),
+    );
+  }
+  const o = checkOptions(WHERE, options, ["width", "depth", "error", "probability"]) as Record<string, unknown>;
+  const byDim = o.width !== undefined || o.depth !== undefined;
+  const byProb = o.error !== undefined || o.probability !== undefined;
+  if (byDim === byProb) {
+    const what = byDim ? "mix the two forms" : "name neither";
+    throw new TypeError(`redstruct/${WHERE}: options must be ${forms}; these ${what}: ${showOptions(o)}`);
+  }
+  const [a, b] = byDim ? ["width", "depth"] : ["error", "probability"];
+  for (const key of [a!, b!]) {
+    if (o[key] === undefined) {
+      throw new TypeError(
+        `redstruct/${WHERE}: options.${key} is missing: { ${a}, ${b} } takes both, got ${showOptions(o)}`,
+      );
+    }
+  }
+  let width: number;
+  let depth: number;
+  if (byDim) {
+    width = checkInteger(WHERE, "width", o.width, 1, CMS_MAX_COUNTERS);
+    depth = checkInteger(WHERE, "depth", o.depth, 1, CMS_MAX_COUNTERS);
+    if (width * depth > CMS_MAX_COUNTERS) {
+      throw rangeError(WHERE, "width·depth", width * depth, `at most ${CMS_MAX_COUNTERS}`);
+    }
+  } else {
+    ({ width, depth } = cmsDimensions(o.error as number, o.probability as number));
+    if (width * depth > CMS_MAX_COUNTERS) {
+      throw rangeError(WHERE, "error", o.error, `large enough for at most ${CMS_MAX_COUNTERS} counters`);
+    }
+  }
+  return [width, depth];
+}
+
+/** An options object for a message: its keys and values, never "[object Object]". */
+function showOptions(o: Record<string, unknown>): string {
+  const parts = Object.keys(o).map((k) => {
+    const v = o[k];
+    const shown =
+      v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array) ? "{…}" : describe(v);
+    return `${k}: ${shown}`;
+  });
+  return parts.length === 0 ? "{}" : `{ ${parts.join(", ")} }`;
+}
+
+/**
+ * CMS.MERGE's arithmetic: Σ weights[j]·arrays[j] counter by counter and Σ weights[j]·totals[j], in
+ * signed 64-bit integers with RedisBloom's checks; throws {@link mergeOverflow} when any fails.
+ */
+function combine(
+  arrays: readonly Uint32Array[],
+  w: readonly number[],
+  totals: readonly bigint[],
+): { counters: Uint32Array; total: bigint } {
+  const I64_MIN = -(1n << 63n);
+  const I64_MAX = (1n << 63n) - 1n;
+  let total = 0n;
+  for (let j = 0; j < arrays.length; j++) {
+    const p = BigInt(w[j]!) * totals[j]!;
+    if (p < I64_MIN || p > I64_MAX) throw mergeOverflow();
+    total += p;
+    if (total < I64_MIN || total > I64_MAX) throw mergeOverflow();
+  }
+  if (total < 0n) throw mergeOverflow();
+  const n = arrays[0]!.length;
+  const out = new Uint32Array(n);
+  // Doubles are exact while every partial sum stays below 2^53: Σ|w|·(2^32 − 1) bounds them all.
+  const bound = w.reduce((acc, x) => acc + Math.abs(x), 0) * CMS_SATURATED;
+  if (bound <= Number.MAX_SAFE_INTEGER) {
+    for (let i = 0; i < n; i++) {
+      let sum = 0;
+      for (let j = 0; j < arrays.length; j++) sum += w[j]! * arrays[j]![i]!;
+      if (sum < 0 || sum > CMS_SATURATED) throw mergeOverflow();
+      out[i] = sum;
+    }
+  } else {
+    const bw = w.map(BigInt);
+    for (let i = 0; i < n; i++) {
+      let sum = 0n;
+      for (let j = 0; j < arrays.length; j++) {
+        const p = bw[j]! * BigInt(arrays[j]![i]!);
+        if (p < I64_MIN || p > I64_MAX) throw mergeOverflow();
+        sum += p;
+        if (sum < I64_MIN || sum > I64_MAX) throw mergeOverflow();
+      }
+      if (sum < 0n || sum > 0xffffffffn) throw mergeOverflow();
+      out[i] = Number(sum);
+    }
+  }
+  return { counters: out, total };
+}
+
 function mergeOverflow(): RangeError {
   return new RangeError(
     `redstruct/${WHERE}: merge overflow: a merged counter leaves [0, 2^32 − 1], a 64-bit intermediate ` +
-      'overflows, or the total is negative (RedisBloom\'s "CMS: MERGE overflow"); the sketch is unchanged',
+      'overflows, or the total is negative (RedisBloom\'s "CMS: MERGE overflow"); no sketch changed',
   );
 }

@@ -11,5 +11,6 @@ export {
   TOPK_MAX_K,
   TopK,
   type TopKInfo,
+  type TopKListOptions,
   type TopKOptions,
 } from "./topk.js";
