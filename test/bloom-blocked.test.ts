@@ -4,7 +4,7 @@ import { H, hashElement, scaleHi, scaleLo } from "../src/bloom/hashing.js";
 import { BlockedBloomFilter, BloomFilter, blockedParameters, bloomParameters } from "../src/bloom/index.js";
 import { RedstructFormatError } from "../src/internal/errors.js";
 import { corruptionsOf, expectOnlyFormatErrors } from "./support/fuzz.js";
-import { expectBatchesMirrorSingles, expectSetModel, expectUnionAndIntersect } from "./support/membership.js";
+import { expectBatchesMirrorSingles, expectMergeUnionIntersect, expectSetModel } from "./support/membership.js";
 
 const anyElement = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -136,12 +136,12 @@ describe("BlockedBloomFilter", () => {
     expect(blocked.falsePositiveRate()).toBeGreaterThan(plain.falsePositiveRate());
   });
 
-  it("union equals the filter of both sets; intersect keeps the common values; clone is independent", () => {
+  it("merge (in place) equals the filter of both sets, as static union (new); intersect keeps the common values", () => {
     fc.assert(
       fc.property(fc.array(anyElement, { maxLength: 200 }), fc.array(anyElement, { maxLength: 200 }), (a, b) =>
-        expectUnionAndIntersect(
+        expectMergeUnionIntersect(
           () => new BlockedBloomFilter({ capacity: 150, errorRate: 0.02 }),
-          BlockedBloomFilter.fromBytes,
+          BlockedBloomFilter,
           a,
           b,
         ),
@@ -150,15 +150,30 @@ describe("BlockedBloomFilter", () => {
     );
   });
 
-  it("union/intersect refuse a filter of another shape or class", () => {
+  it("merge/union/intersect refuse a filter of another shape or class", () => {
     const a = new BlockedBloomFilter({ capacity: 1000, errorRate: 0.01 });
-    expect(() => a.union(new BlockedBloomFilter({ capacity: 1001, errorRate: 0.01 }))).toThrow(RangeError);
-    expect(() => a.intersect(new BlockedBloomFilter({ capacity: 1000, errorRate: 0.02 }))).toThrow(/same shape/);
-    expect(() => a.union(new BloomFilter({ capacity: 1000, errorRate: 0.01 }) as never)).toThrow(TypeError);
+    expect(() => a.merge(new BlockedBloomFilter({ capacity: 1001, errorRate: 0.01 }))).toThrow(RangeError);
+    expect(() =>
+      BlockedBloomFilter.intersect([a, new BlockedBloomFilter({ capacity: 1000, errorRate: 0.02 })]),
+    ).toThrow(/same shape/);
+    expect(() => a.merge(new BloomFilter({ capacity: 1000, errorRate: 0.01 }) as never)).toThrow(
+      /others\[0\] must be a BlockedBloomFilter, got a BloomFilter/,
+    );
+  });
+
+  it("clone is independent", () => {
+    const a = BlockedBloomFilter.from(["x", "y"], { errorRate: 0.01, capacity: 50 });
+    const b = a.clone();
+    b.add("z");
+    a.add("w");
+    expect([a.has("z"), b.has("w"), a.size, b.size]).toEqual([false, false, 3, 3]);
+    a.clear();
+    expect(b.hasAll(["x", "y", "z"])).toEqual([true, true, true]);
+    b.checkInvariants();
   });
 
   it("clear empties; from() holds its input; shape getters", () => {
-    const bf = BlockedBloomFilter.from(["x", "y", "z"], 0.01);
+    const bf = BlockedBloomFilter.from(["x", "y", "z"], { errorRate: 0.01 });
     expect(bf.hasAll(["x", "y", "z"])).toEqual([true, true, true]);
     expect(bf.size).toBe(3);
     const p = blockedParameters(3, 0.01);
@@ -239,7 +254,7 @@ describe("BlockedBloomFilter serialization", () => {
     bad(patch(3, 0x46), /these bytes are a BloomFilter.s toBytes\(\): read them with BloomFilter.fromBytes/);
     bad(patch(4, 2), /version/);
     bad(patch(5, 9), /hashing scheme/);
-    bad(patch(5, 1), /hashing scheme 1 .* rebuild/);
+    bad(patch(5, 1), /unknown hashing scheme 1/);
     bad(patch(6, 0), /hash count/);
     bad(patch(6, bf.hashes + 1), /needs/);
     bad(patch(7, 1), /flags/);

@@ -3,7 +3,7 @@
  * - headers that cannot be true (more items than the set bits could hold, error rates stored as −0,
  *   NaN or out of range) are a RedstructFormatError, and whatever loads writes back the same bytes;
  * - options objects are checked (unknown keys, null, non-boolean flags), bulk inputs must be sync
- *   iterables of elements, union/intersect arguments are checked as instances;
+ *   iterables of items, merge/union/intersect arguments are checked as instances;
  * - every bad argument gets a message naming the parameter at fault, never an engine message.
  */
 import fc from "fast-check";
@@ -13,16 +13,16 @@ import { RedstructFormatError } from "../src/internal/errors.js";
 
 type Filter = BloomFilter | BlockedBloomFilter;
 
-/** Operations on a small filter, overfilling it on purpose: adds, unions and intersections with a twin, clears. */
+/** Operations on a small filter, overfilling it on purpose: adds, merges and intersections with a twin, clears. */
 const op = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant("add" as const), n: fc.integer({ min: 1, max: 300 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("union" as const), n: fc.integer({ min: 0, max: 600 }) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("merge" as const), n: fc.integer({ min: 0, max: 600 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("intersect" as const), n: fc.integer({ min: 0, max: 600 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("clear" as const), n: fc.constant(0) }) },
 );
 
 function run(make: () => Filter, ops: { kind: string; n: number }[], seed: number): Filter {
-  const f = make();
+  let f = make();
   let next = seed * 1_000_000;
   for (const { kind, n } of ops) {
     if (kind === "clear") f.clear();
@@ -30,8 +30,9 @@ function run(make: () => Filter, ops: { kind: string; n: number }[], seed: numbe
     else {
       const other = make();
       for (let i = 0; i < n; i++) other.add(next++);
-      if (kind === "union") (f as BloomFilter).union(other as BloomFilter);
-      else (f as BloomFilter).intersect(other as BloomFilter);
+      if (kind === "merge") (f as BloomFilter).merge(other as BloomFilter);
+      else if (f instanceof BloomFilter) f = BloomFilter.intersect([f, other as BloomFilter]);
+      else f = BlockedBloomFilter.intersect([f, other as BlockedBloomFilter]);
     }
   }
   return f;
@@ -81,7 +82,7 @@ const makers: [string, () => Filter][] = [
 
 describe("headers that cannot be true are refused; what loads writes back the same bytes", () => {
   it.each(makers)(
-    "%s: any history of adds, unions, intersections and clears stays loadable and within its item bound",
+    "%s: any history of adds, merges, intersections and clears stays loadable and within its item bound",
     (_, make) => {
       fc.assert(
         fc.property(fc.array(op, { maxLength: 8 }), fc.nat(1000), (ops, seed) => {
@@ -420,14 +421,14 @@ describe("every bad argument is refused with a message naming the parameter at f
     ],
   ];
 
-  // Bulk inputs: a sync iterable of elements only, for every method taking many elements.
+  // Bulk inputs: a sync iterable of items only, for every method taking many items.
   const bulkBad: [string, unknown, RegExp][] = [
-    ["an async iterable", (async function* () {})(), /values must be a synchronous iterable, got an async iterable/],
-    ["a number", 5, /values must be a synchronous iterable .*, got 5/],
-    ["null", null, /values must be a synchronous iterable .*, got null/],
-    ["undefined", undefined, /values must be a synchronous iterable .*, got undefined/],
-    ["a lone string", "user:1842", /values must be an iterable of elements, got the string "user:1842"/],
-    ["a plain object", { length: 2 }, /values must be a synchronous iterable/],
+    ["an async iterable", (async function* () {})(), /items must be a synchronous iterable, got an async iterable/],
+    ["a number", 5, /items must be a synchronous iterable .*, got 5/],
+    ["null", null, /items must be a synchronous iterable .*, got null/],
+    ["undefined", undefined, /items must be a synchronous iterable .*, got undefined/],
+    ["a lone string", "user:1842", /items must be an iterable of elements, got the string "user:1842"/],
+    ["a plain object", { length: 2 }, /items must be a synchronous iterable/],
   ];
   const filters: [string, () => { addAll(v: never): unknown; hasAll(v: never): unknown }][] = [
     ["BloomFilter", () => new BloomFilter({ capacity: 10, errorRate: 0.1 })],
@@ -444,79 +445,162 @@ describe("every bad argument is refused with a message naming the parameter at f
   for (const [what, value, message] of bulkBad) {
     cases.push([
       `BloomFilter.from(${what})`,
-      () => BloomFilter.from(value as never, 0.1),
+      () => BloomFilter.from(value as never, { errorRate: 0.1 }),
       TypeError,
       new RegExp(`^${B}${message.source}`),
     ]);
     cases.push([
       `BlockedBloomFilter.from(${what})`,
-      () => BlockedBloomFilter.from(value as never, 0.1),
+      () => BlockedBloomFilter.from(value as never, { errorRate: 0.1 }),
       TypeError,
       new RegExp(`^${K}${message.source}`),
+    ]);
+    cases.push([
+      `ScalableBloomFilter.from(${what})`,
+      () => ScalableBloomFilter.from(value as never, { errorRate: 0.1 }),
+      TypeError,
+      new RegExp(`^${S}${message.source}`),
     ]);
   }
   cases.push([
     "BloomFilter.from errorRate",
-    () => BloomFilter.from(["a"], 2),
+    () => BloomFilter.from(["a"], { errorRate: 2 }),
     RangeError,
     new RegExp(`^${B}errorRate must be`),
   ]);
   cases.push([
     "BlockedBloomFilter.from errorRate",
-    () => BlockedBloomFilter.from(["a"], Number.NaN),
+    () => BlockedBloomFilter.from(["a"], { errorRate: Number.NaN }),
     RangeError,
     new RegExp(`^${K}errorRate must be`),
   ]);
+  cases.push([
+    "BloomFilter.from(items, 0.1) (the positional error rate)",
+    () => BloomFilter.from(["a"], 0.1 as never),
+    TypeError,
+    new RegExp(`^${B}options must be an object`),
+  ]);
+  cases.push([
+    "ScalableBloomFilter.from capacity",
+    () => ScalableBloomFilter.from(["a"], { errorRate: 0.1, capacity: 1.5 }),
+    RangeError,
+    new RegExp(`^${S}capacity must be`),
+  ]);
 
-  // union / intersect arguments: instances of this copy only, and an explanation for another copy's.
+  // merge / union / intersect arguments: instances of this copy only, and an explanation for another copy's.
   const otherCopy = <T extends string>(name: T) => {
     const ctor = { [name]: class {} }[name]!;
     return new ctor();
   };
+  const a = () => new BloomFilter({ capacity: 10, errorRate: 0.1 });
+  const b = () => new BlockedBloomFilter({ capacity: 10, errorRate: 0.1 });
+  type Call = (x: unknown) => unknown;
+  const forms: [string, Call, Call, string][] = [
+    ["merge", (x) => a().merge(x as never), (x) => b().merge(x as never), "others[0]"],
+    ["merge([…])", (x) => a().merge([x] as never), (x) => b().merge([x] as never), "others[0]"],
+    [
+      "union",
+      (x) => BloomFilter.union([a(), x] as never),
+      (x) => BlockedBloomFilter.union([b(), x] as never),
+      "filters[1]",
+    ],
+    [
+      "intersect",
+      (x) => BloomFilter.intersect([x] as never),
+      (x) => BlockedBloomFilter.intersect([x] as never),
+      "filters[0]",
+    ],
+  ];
+  for (const [op, onBloom, onBlocked, param] of forms) {
+    const p = param.replace(/[[\]]/g, "\\$&");
+    cases.push([
+      `BloomFilter ${op}(null)`,
+      () => onBloom(null),
+      TypeError,
+      new RegExp(`^${B}${p} must be a BloomFilter, got null`),
+    ]);
+    cases.push([
+      `BloomFilter ${op}({})`,
+      () => onBloom({}),
+      TypeError,
+      new RegExp(`^${B}${p} must be a BloomFilter, got a plain object`),
+    ]);
+    cases.push([
+      `BloomFilter ${op}(blocked)`,
+      () => onBloom(b()),
+      TypeError,
+      new RegExp(`^${B}${p} must be a BloomFilter, got a BlockedBloomFilter`),
+    ]);
+    cases.push([
+      `BloomFilter ${op}(other copy)`,
+      () => onBloom(otherCopy("BloomFilter")),
+      TypeError,
+      new RegExp(`^${B}${p} is a BloomFilter from another copy of redstruct`),
+    ]);
+    cases.push([
+      `BloomFilter ${op}(Object.create(BloomFilter.prototype))`,
+      () => onBloom(Object.create(BloomFilter.prototype)),
+      TypeError,
+      new RegExp(`^${B}${p} has BloomFilter.prototype but was not built by new BloomFilter\\(\\)`),
+    ]);
+    cases.push([
+      `BlockedBloomFilter ${op}(undefined)`,
+      () => onBlocked(undefined),
+      TypeError,
+      new RegExp(`^${K}${p} must be a BlockedBloomFilter, got undefined`),
+    ]);
+    cases.push([
+      `BlockedBloomFilter ${op}(other copy)`,
+      () => onBlocked(otherCopy("BlockedBloomFilter")),
+      TypeError,
+      new RegExp(`^${K}${p} is a BlockedBloomFilter from another copy of redstruct`),
+    ]);
+    cases.push([
+      `BlockedBloomFilter ${op}(Object.create(BlockedBloomFilter.prototype))`,
+      () => onBlocked(Object.create(BlockedBloomFilter.prototype)),
+      TypeError,
+      new RegExp(`^${K}${p} has BlockedBloomFilter.prototype but was not built`),
+    ]);
+  }
+  cases.push([
+    "BloomFilter merge(other shape)",
+    () => a().merge(new BloomFilter({ bits: 64, hashes: 2 })),
+    RangeError,
+    new RegExp(`^${B}others\\[0\\] must be a filter of the same shape`),
+  ]);
+  // The statics take one iterable: separate arguments, a lone filter, nothing or a non-iterable are named.
   for (const op of ["union", "intersect"] as const) {
-    const a = () => new BloomFilter({ capacity: 10, errorRate: 0.1 });
-    const b = () => new BlockedBloomFilter({ capacity: 10, errorRate: 0.1 });
+    cases.push([
+      `BloomFilter.${op}(a, b)`,
+      () => (BloomFilter[op] as (...x: unknown[]) => unknown)(a(), a()),
+      TypeError,
+      new RegExp(
+        `^${B}${op} takes one iterable of filters, got 2 arguments; pass them in an array: BloomFilter.${op}\\(\\[a, b\\]\\)`,
+      ),
+    ]);
+    cases.push([
+      `BloomFilter.${op}(a)`,
+      () => BloomFilter[op](a() as never),
+      TypeError,
+      new RegExp(`^${B}${op} takes one iterable of filters, got a BloomFilter`),
+    ]);
+    cases.push([
+      `BlockedBloomFilter.${op}(bloom)`,
+      () => BlockedBloomFilter[op](a() as never),
+      TypeError,
+      new RegExp(`^${K}filters must be an iterable of BlockedBloomFilters, got a BloomFilter`),
+    ]);
+    cases.push([
+      `BloomFilter.${op}([])`,
+      () => BloomFilter[op]([]),
+      RangeError,
+      new RegExp(`^${B}filters must hold at least one BloomFilter, got none`),
+    ]);
     cases.push([
       `BloomFilter.${op}(null)`,
-      () => a()[op](null as never),
+      () => BloomFilter[op](null as never),
       TypeError,
-      new RegExp(`^${B}other must be a BloomFilter, got null`),
-    ]);
-    cases.push([
-      `BloomFilter.${op}({})`,
-      () => a()[op]({} as never),
-      TypeError,
-      new RegExp(`^${B}other must be a BloomFilter`),
-    ]);
-    cases.push([
-      `BloomFilter.${op}(blocked)`,
-      () => a()[op](b() as never),
-      TypeError,
-      new RegExp(`^${B}other must be a BloomFilter`),
-    ]);
-    cases.push([
-      `BloomFilter.${op}(other copy)`,
-      () => a()[op](otherCopy("BloomFilter") as never),
-      TypeError,
-      new RegExp(`^${B}other is a BloomFilter from another copy of redstruct`),
-    ]);
-    cases.push([
-      `BlockedBloomFilter.${op}(undefined)`,
-      () => b()[op](undefined as never),
-      TypeError,
-      new RegExp(`^${K}other must be a BlockedBloomFilter, got undefined`),
-    ]);
-    cases.push([
-      `BlockedBloomFilter.${op}(other copy)`,
-      () => b()[op](otherCopy("BlockedBloomFilter") as never),
-      TypeError,
-      new RegExp(`^${K}other is a BlockedBloomFilter from another copy of redstruct`),
-    ]);
-    cases.push([
-      `BloomFilter.${op}(other shape)`,
-      () => a()[op](new BloomFilter({ bits: 64, hashes: 2 })),
-      RangeError,
-      new RegExp(`^${B}other must be a filter of the same shape`),
+      new RegExp(`^${B}filters must be a synchronous iterable`),
     ]);
   }
 
@@ -547,8 +631,8 @@ describe("every bad argument is refused with a message naming the parameter at f
       ),
     ).toEqual([true, true]);
     expect(f.hasAll(["a", "c", "zz"])).toEqual([true, true, false]);
-    expect(BloomFilter.from(new Set([1, 2, 3]), 0.01).size).toBe(3);
-    expect(BlockedBloomFilter.from([new Uint8Array([1])], 0.01).size).toBe(1);
+    expect(BloomFilter.from(new Set([1, 2, 3]), { errorRate: 0.01 }).size).toBe(3);
+    expect(BlockedBloomFilter.from([new Uint8Array([1])], { errorRate: 0.01 }).size).toBe(1);
     // Options given as undefined take their defaults; so does an omitted key.
     const s = new ScalableBloomFilter({ capacity: 10, errorRate: 0.1, expansion: undefined, nonScaling: false });
     expect(s.info().expansion).toBe(2);

@@ -39,7 +39,8 @@ describe("ScalableBloomFilter", () => {
           links++;
         }
         const info = sbf.info();
-        expect(info).toMatchObject({ filters: links, items: added, capacity: total, expansion: opts.expansion });
+        expect(info).toMatchObject({ filters: links, size: added, capacity: total, expansion: opts.expansion });
+        expect(info.byteLength).toBe(sbf.byteLength);
         expect(sbf.size).toBe(added);
         expect(info.errorRate).toBe(opts.errorRate);
         // Round trip keeps everything.
@@ -78,7 +79,8 @@ describe("ScalableBloomFilter", () => {
     const contract = bloomParameters(1000, 0.005);
     expect(info.bits).toBeGreaterThanOrEqual(contract.bits);
     expect(info.bits / contract.bits).toBeLessThan(1.002);
-    expect(info.bytes).toBe(Math.ceil(info.bits / 32) * 4);
+    expect(info.byteLength).toBe(Math.ceil(info.bits / 32) * 4);
+    expect(sbf.byteLength).toBe(info.byteLength);
   });
 
   it("non-scaling mode refuses a new value once full, with a clear error, and changes nothing", () => {
@@ -92,7 +94,7 @@ describe("ScalableBloomFilter", () => {
     expect(() => sbf.add(`new${j}`)).toThrow(/filter is full \(non-scaling, capacity 50\)/);
     expect(() => sbf.add(`new${j}`)).toThrow(RangeError);
     expect(sbf.toBytes()).toEqual(before);
-    expect(sbf.info()).toMatchObject({ filters: 1, expansion: 0, items: 50, capacity: 50 });
+    expect(sbf.info()).toMatchObject({ filters: 1, expansion: 0, size: 50, capacity: 50 });
     sbf.checkInvariants();
     const back = ScalableBloomFilter.fromBytes(before);
     expect(() => back.add(`new${j}`)).toThrow(RangeError);
@@ -107,7 +109,7 @@ describe("ScalableBloomFilter", () => {
     const copy = sbf.clone();
     sbf.clear();
     sbf.checkInvariants();
-    expect(sbf.info()).toMatchObject({ filters: 1, items: 0, capacity: 4 });
+    expect(sbf.info()).toMatchObject({ filters: 1, size: 0, capacity: 4 });
     expect(sbf.has("x0")).toBe(false);
     expect(copy.hasAll(values).every(Boolean)).toBe(true);
     copy.checkInvariants();
@@ -173,6 +175,8 @@ describe("ScalableBloomFilter serialization", () => {
     bad(patch(36, 9), /link count|truncated/);
     bad((b) => b.subarray(0, b.length - 4), /truncated|link/);
     // A 40-byte header announcing a 200-million-item first link: rejected from the length alone.
-    bad((b) => patch(8, 0x00, 0xc2, 0xeb, 0x0b)(b.slice(0, 40)), /link count|truncated/); // 200 000 000 LE
+    bad((b) => patch(8, 0x00, 0xe1, 0xf5, 0x05)(b.slice(0, 40)), /link count|truncated/); // 100 000 000 LE
+    // 200 000 000: it could not grow either (its second link would need 2^31 bits or more)
+    bad((b) => patch(8, 0x00, 0xc2, 0xeb, 0x0b)(b.slice(0, 40)), /bad header: .*expansion must be one that leaves room/); // 200 000 000 LE
   });
 });

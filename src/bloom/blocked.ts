@@ -39,32 +39,43 @@
  * blockedParameters(capacity, errorRate) gives, `setBits` is the population count of `words`,
  * `items` is 0 exactly when no bit is set and otherwise at most what the fill allows (#maxItems).
  *
- * Costs: `add`/`has` O(k + |value|), one cache line, no allocation; `count`/`falsePositiveRate`
+ * Costs: `add`/`has` O(k + |item|), one cache line, no allocation; `count`/`falsePositiveRate`
  * O(m/32) (they read the fill of every block); `clear`/`checkInvariants` O(m/32); construction
- * O(m/32) plus the sizing search (O(k·λ·log B)), as is `clone`; `union`/`intersect` O(m/32);
- * `toBytes`/`fromBytes` O(m/32) with a 40-byte header.
+ * O(m/32) plus the sizing search (O(k·λ·log B)), as is `clone`; `merge` and the static
+ * `union`/`intersect` O(m/32) per filter; `toBytes`/`fromBytes` O(m/32) with a 40-byte header.
  *
  * Serialized form (little-endian, version 1): "RSBB", version u8 = 1, hashing scheme u8 = 2, k u8,
  * flags u8 = 0, blocks u64, items u64, capacity u64, errorRate f64, then the 16·B words as u32.
  * Everything is validated on read.
  */
-import type { Item } from "../hash/element.js";
+import { checkItem, type Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { formatError, rangeError, typeError } from "../internal/errors.js";
-import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
-import { checkFillCounters, itemsAfterMerge, maxItemsFor, mergeWords, popcount } from "./filter.js";
+import { formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { checkIterable, checkOptions } from "../internal/options.js";
+import {
+  type BloomFilterFromOptions,
+  checkFillCounters,
+  combineArguments,
+  type FilterClass,
+  fromArguments,
+  HEADER_BYTES,
+  itemsAfterMerge,
+  maxItemsFor,
+  mergeArguments,
+  mergeWords,
+  popcount,
+} from "./bits.js";
 import { H, HASHING_SCHEME, hashElement, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
 import { checkCapacity, checkErrorRate, MAX_HASHES, searchStep, startSearch } from "./params.js";
 
 const WHERE = "BlockedBloomFilter";
 const MAGIC = "RSBB";
 const VERSION = 1;
-const HEADER_BYTES = 40;
 /** Bits per block: one 64-byte cache line. */
-export const BLOCK_BITS = 512;
+const BLOCK_BITS = 512;
 const BLOCK_WORDS = 16;
 /** Most blocks: 512·B stays below 2^31 and 16·B below 2^26. */
-export const MAX_BLOCKS = 2 ** 22 - 1;
+const MAX_BLOCKS = 2 ** 22 - 1;
 /** Multiplier of the in-block position sequence (a full-period LCG multiplier mod 2^32). */
 const LCG_MULTIPLIER = 0x2c9277b5;
 const LN_Q = Math.log1p(-1 / BLOCK_BITS);
@@ -187,8 +198,11 @@ export function blockedParameters(capacity: number, errorRate: number, where = W
   };
 }
 
+/** The class and its brand check, for the merge/union/intersect argument checks. */
+let FILTER: FilterClass<BlockedBloomFilter>;
+
 /**
- * A cache-blocked Bloom filter: each element sets and tests its bits inside one 64-byte block, so
+ * A cache-blocked Bloom filter: each item sets and tests its bits inside one 64-byte block, so
  * every `add` and `has` touches one cache line, for a few percent more bits than {@link BloomFilter}
  * at the same error rate.
  */
@@ -202,6 +216,13 @@ export class BlockedBloomFilter {
   readonly #errorRate: number;
   #items = 0;
   #setBits = 0;
+
+  static {
+    FILTER = {
+      type: BlockedBloomFilter,
+      is: (x: unknown): x is BlockedBloomFilter => typeof x === "object" && x !== null && #words in x,
+    };
+  }
 
   /**
    * Creates an empty filter sized by {@link blockedParameters} for `{ capacity, errorRate }`.
@@ -225,17 +246,15 @@ export class BlockedBloomFilter {
   }
 
   /**
-   * A filter sized for exactly the given values at `errorRate` (at least one item), holding them.
-   * O(n·k).
-   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused);
-   *   TypeError/RangeError for a bad errorRate.
+   * A filter sized for `capacity` items (by default the number of `items`, at least 1) at
+   * `errorRate`, holding `items`. O(m/32 + n·k) plus the sizing search.
+   * @throws TypeError unless `items` is a sync iterable of items (a lone string is refused) and
+   *   `options` an object `{ errorRate, capacity? }`; RangeError for a value out of range.
    */
-  static from(values: Iterable<Item>, errorRate: number): BlockedBloomFilter {
-    checkIterable(WHERE, "values", values);
-    checkErrorRate(WHERE, errorRate);
-    const list = Array.isArray(values) ? (values as Item[]) : Array.from(values);
-    const filter = new BlockedBloomFilter({ capacity: Math.max(1, list.length), errorRate });
-    for (const v of list) filter.add(v);
+  static from(items: Iterable<Item>, options: BloomFilterFromOptions): BlockedBloomFilter {
+    const a = fromArguments(WHERE, items, options);
+    const filter = new BlockedBloomFilter({ capacity: a.capacity, errorRate: a.errorRate });
+    filter.addAll(a.items);
     return filter;
   }
 
@@ -251,7 +270,7 @@ export class BlockedBloomFilter {
     return this.#blocks;
   }
 
-  /** Number of probes k per element (all inside one block). */
+  /** Number of probes k per item (all inside one block). */
   get hashes(): number {
     return this.#hashes;
   }
@@ -266,12 +285,15 @@ export class BlockedBloomFilter {
     return this.#errorRate;
   }
 
-  /** Number of `add` calls that returned true (what BF.CARD reports). O(1). */
+  /**
+   * Number of `add` calls that returned true (what BF.CARD reports); after a merge that set or
+   * cleared bits, the fill estimate ({@link count}, rounded). O(1).
+   */
   get size(): number {
     return this.#items;
   }
 
-  /** Bytes of the bit array (64·B). */
+  /** Bytes of the bit array (64·B). O(1). */
   get byteLength(): number {
     return this.#words.length * 4;
   }
@@ -284,12 +306,13 @@ export class BlockedBloomFilter {
   // ——— set operations (BF.ADD / BF.EXISTS / BF.MADD / BF.MEXISTS) ——————————————
 
   /**
-   * Adds `value`. Returns true when at least one of its k bits was clear, i.e. the value was not
-   * (probably) present before — BF.ADD's 1. O(k + |value|), one cache line, no allocation.
-   * @throws TypeError when `value` is not a string, number, bigint or Uint8Array.
+   * Adds `item` — BF.ADD. Returns true when at least one of its k bits was clear, i.e. the item
+   * was not (probably) present before (BF.ADD's 1). O(k + |item|), one cache line, no allocation.
+   * @throws TypeError when `item` is not a string, number, bigint or Uint8Array (or is a detached
+   *   view), before anything changes.
    */
-  add(value: Item): boolean {
-    hashElement(value);
+  add(item: Item): boolean {
+    hashElement(checkItem(WHERE, "item", item));
     const words = this.#words;
     // Block ⌊h1·B/2^64⌋ < B ≤ 2^22 − 1, so its first word index (×16) is an int32.
     const base = ((H[1]! * this.#scaleHi + H[0]! * this.#scaleLo) | 0) << 4;
@@ -316,12 +339,13 @@ export class BlockedBloomFilter {
   }
 
   /**
-   * True when `value` is probably present, false when it certainly is not — BF.EXISTS. Never a
-   * false negative. O(k + |value|), one cache line, stops at the first clear bit, no side effect,
+   * True when `item` is probably present, false when it certainly is not — BF.EXISTS. Never a
+   * false negative. O(k + |item|), one cache line, stops at the first clear bit, no side effect,
    * no allocation.
+   * @throws TypeError when `item` is not an item (see {@link add}).
    */
-  has(value: Item): boolean {
-    hashElement(value);
+  has(item: Item): boolean {
+    hashElement(checkItem(WHERE, "item", item));
     const words = this.#words;
     const base = ((H[1]! * this.#scaleHi + H[0]! * this.#scaleLo) | 0) << 4;
     let x = H[2]! | 0;
@@ -335,19 +359,20 @@ export class BlockedBloomFilter {
   }
 
   /**
-   * Adds every value; element i of the result is what `add(values[i])` returned — BF.MADD. O(Σ).
-   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused).
+   * Adds every item in order; element i of the result is what `add(items[i])` returned — BF.MADD.
+   * O(Σ (k + |item|)). An item that is not one throws a TypeError; the items before it stay added.
+   * @throws TypeError unless `items` is a sync iterable (a lone string is refused) of items.
    */
-  addAll(values: Iterable<Item>): boolean[] {
-    return Array.from(checkIterable(WHERE, "values", values), (v) => this.add(v));
+  addAll(items: Iterable<Item>): boolean[] {
+    return Array.from(checkIterable(WHERE, "items", items), (item) => this.add(item));
   }
 
   /**
-   * `has` for every value — BF.MEXISTS. O(Σ), no side effect.
-   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused).
+   * `has` for every item — BF.MEXISTS. O(Σ (k + |item|)), no side effect.
+   * @throws TypeError unless `items` is a sync iterable (a lone string is refused) of items.
    */
-  hasAll(values: Iterable<Item>): boolean[] {
-    return Array.from(checkIterable(WHERE, "values", values), (v) => this.has(v));
+  hasAll(items: Iterable<Item>): boolean[] {
+    return Array.from(checkIterable(WHERE, "items", items), (item) => this.has(item));
   }
 
   // ——— estimates ——————————————————————————————————————————————————————————
@@ -383,46 +408,88 @@ export class BlockedBloomFilter {
 
   // ——— whole-filter operations ————————————————————————————————————————————————
 
-  /**
-   * Makes this filter hold everything either filter held (bitwise OR): exactly the filter that
-   * adding both sets would have built. `size` becomes the fill estimate. O(m/32). Returns `this`.
-   * @throws TypeError unless `other` is a BlockedBloomFilter (of this copy of redstruct); RangeError unless it has the same
-   *   capacity and errorRate (hence the same blocks and hashes).
-   */
-  union(other: BlockedBloomFilter): this {
-    return this.#merge(other, "union");
-  }
-
-  /**
-   * Keeps only the bits set in both filters (bitwise AND). Every value added to both still
-   * answers true; the result can answer true for more than the true intersection. `size` becomes
-   * the fill estimate. O(m/32). Returns `this`.
-   * @throws as {@link union}.
-   */
-  intersect(other: BlockedBloomFilter): this {
-    return this.#merge(other, "intersect");
-  }
-
-  #merge(other: BlockedBloomFilter, op: "union" | "intersect"): this {
-    checkInstance(WHERE, "other", other, BlockedBloomFilter);
+  /** Throws unless `other` was sized like this filter (hence has its blocks and hashes). */
+  #checkShape(other: BlockedBloomFilter, param: string): void {
     if (other.#capacity !== this.#capacity || other.#errorRate !== this.#errorRate) {
       throw rangeError(
         WHERE,
-        "other",
+        param,
         `a filter sized for ${other.#capacity} items at ${other.#errorRate}`,
         `a filter of the same shape (capacity ${this.#capacity}, errorRate ${this.#errorRate})`,
       );
     }
-    mergeWords(this.#words, other.#words, op);
-    this.#setBits = popcount(this.#words);
-    this.#items = itemsAfterMerge(this.#setBits, this.count(), this.bits);
+  }
+
+  /**
+   * ORs (union) or ANDs (intersect) `others` into this filter. When that set or cleared a bit,
+   * `size` becomes the fill estimate; when it changed nothing, the filter and its count are as they were.
+   */
+  #combine(others: readonly BlockedBloomFilter[], op: "union" | "intersect"): void {
+    for (const other of others) if (other !== this) mergeWords(this.#words, other.#words, op);
+    const set = popcount(this.#words);
+    if (set === this.#setBits) return; // OR only sets bits and AND only clears them: same count, same words
+    this.#setBits = set;
+    this.#items = itemsAfterMerge(set, this.count(), this.bits);
+  }
+
+  /**
+   * Adds every filter in `others` into this one, in place (bitwise OR): the result is exactly the
+   * filter that adding all their items here would have built. Takes filters as arguments
+   * (`merge(a, b)`) or one iterable of them (`merge([a, b])`); every one is checked before any is
+   * merged. When bits were set, `size` becomes the fill estimate. O(m/32) per filter. Returns `this`.
+   * @throws TypeError unless each is a BlockedBloomFilter built by this copy of redstruct;
+   *   RangeError unless each was sized with this filter's capacity and errorRate.
+   */
+  merge(...others: BlockedBloomFilter[]): this;
+  merge(others: Iterable<BlockedBloomFilter>): this;
+  merge(...args: unknown[]): this {
+    const others = mergeArguments(WHERE, args, FILTER);
+    for (let i = 0; i < others.length; i++) this.#checkShape(others[i]!, `others[${i}]`);
+    this.#combine(others, "union");
     return this;
   }
 
   /**
-   * The most items this fill can report, block by block (see maxItemsFor in filter.ts): adds give
-   * items ≤ X; a union without a full block adds at most Σ_b g⁺(x_b), g⁺ being how far a block's
-   * estimate ln(1 − x/512)/(k·ln(1 − 1/512)) exceeds x (taken at ≤ 511 bits); a union with a full
+   * A new filter holding everything any of `filters` held (bitwise OR of all): exactly the filter
+   * that adding all their items to one filter would have built. The inputs are not changed.
+   * `size` is the first filter's, or the fill estimate when the others set bits. O(m/32) per filter.
+   * @throws TypeError unless `filters` is one iterable (not separate arguments) of
+   *   BlockedBloomFilters; RangeError when it is empty or their capacity and errorRate differ.
+   */
+  static union(filters: Iterable<BlockedBloomFilter>): BlockedBloomFilter {
+    // biome-ignore lint/complexity/noArguments: separate arguments are refused with the array form spelled out
+    return BlockedBloomFilter.#combined("union", filters, arguments.length);
+  }
+
+  /**
+   * A new filter holding only the bits set in every one of `filters` (bitwise AND). Every item
+   * added to all of them still answers true; it can answer true for more than the true
+   * intersection. The inputs are not changed. `size` is the first filter's, or the fill estimate
+   * (an overestimate) when bits were cleared. O(m/32) per filter.
+   * @throws as {@link BlockedBloomFilter.union}.
+   */
+  static intersect(filters: Iterable<BlockedBloomFilter>): BlockedBloomFilter {
+    // biome-ignore lint/complexity/noArguments: as in union
+    return BlockedBloomFilter.#combined("intersect", filters, arguments.length);
+  }
+
+  static #combined(
+    op: "union" | "intersect",
+    filters: Iterable<BlockedBloomFilter>,
+    argumentCount: number,
+  ): BlockedBloomFilter {
+    const list = combineArguments(WHERE, op, filters, argumentCount, FILTER);
+    const first = list[0]!;
+    for (let i = 1; i < list.length; i++) first.#checkShape(list[i]!, `filters[${i}]`);
+    const out = first.clone();
+    out.#combine(list.slice(1), op);
+    return out;
+  }
+
+  /**
+   * The most items this fill can report, block by block (see maxItemsFor in bits.ts): adds give
+   * items ≤ X; a merge without a full block adds at most Σ_b g⁺(x_b), g⁺ being how far a block's
+   * estimate ln(1 − x/512)/(k·ln(1 − 1/512)) exceeds x (taken at ≤ 511 bits); a merge with a full
    * block sets items = m, and that block's 512 bits are part of X. O(m/32).
    */
   #maxItems(): number {
@@ -450,7 +517,7 @@ export class BlockedBloomFilter {
     this.#setBits = 0;
   }
 
-  /** An independent copy. O(m/32). */
+  /** An independent copy: same shape, bits and `size`. O(m/32) plus the sizing search. */
   clone(): BlockedBloomFilter {
     const copy = new BlockedBloomFilter({ capacity: this.#capacity, errorRate: this.#errorRate });
     copy.#words.set(this.#words);
@@ -481,17 +548,12 @@ export class BlockedBloomFilter {
 
   // ——— serialization ——————————————————————————————————————————————————————————
 
-  /** Serialized size in bytes: 40-byte header + 64·B. */
-  get serializedByteLength(): number {
-    return HEADER_BYTES + this.#words.length * 4;
-  }
-
   /**
    * The filter as bytes: a 40-byte versioned header and the raw words (see the module comment).
    * O(m/32); returns a new array.
    */
   toBytes(): Uint8Array {
-    const w = new ByteWriter(this.serializedByteLength);
+    const w = new ByteWriter(HEADER_BYTES + this.#words.length * 4);
     w.magic(MAGIC).u8(VERSION).u8(HASHING_SCHEME).u8(this.#hashes).u8(0);
     w.u53(this.#blocks).u53(this.#items).u53(this.#capacity).f64(this.#errorRate);
     const words = this.#words;
@@ -502,8 +564,10 @@ export class BlockedBloomFilter {
   /**
    * Reads a filter written by {@link toBytes}. Validates the magic, version, hashing scheme, every
    * field's range, that (blocks, hashes) is what the capacity/errorRate give, that the length
-   * matches exactly and that the item count agrees with the fill. O(m/32).
-   * @throws RedstructFormatError for any malformed, truncated or inconsistent input (or not a Uint8Array).
+   * matches exactly and that the item count agrees with the fill. The words are copied: changing
+   * `bytes` afterwards does not change the filter. O(m/32) plus the sizing search.
+   * @throws TypeError when `bytes` is not a Uint8Array or its buffer was detached;
+   *   RedstructFormatError for any malformed, truncated or inconsistent input.
    */
   static fromBytes(bytes: Uint8Array): BlockedBloomFilter {
     const r = new ByteReader(bytes, WHERE);
@@ -542,12 +606,21 @@ export class BlockedBloomFilter {
     for (let i = 0; i < words.length; i++) words[i] = view.getUint32(i * 4, true);
     const set = popcount(words);
     // Each successful add sets at least one bit; each set bit came from some add; and no sequence of
-    // adds and unions reports more items than the fill allows (#maxItems).
+    // adds and merges reports more items than the fill allows (#maxItems).
     if ((set === 0) !== (items === 0)) throw formatError(WHERE, `item count ${items} with ${set} bits set`);
     const most = filter.#maxItems();
     if (items > most) throw formatError(WHERE, `item count ${items} with ${set} bits set: at most ${most} fit`);
     filter.#setBits = set;
     filter.#items = items;
     return filter;
+  }
+
+  /**
+   * Refuses JSON: a filter's state is private, so `JSON.stringify` would give `{}`. Send
+   * {@link toBytes} instead and rebuild with {@link BlockedBloomFilter.fromBytes}.
+   * @throws TypeError always.
+   */
+  toJSON(): never {
+    throw notJson(WHERE);
   }
 }

@@ -14,9 +14,10 @@
  * `words.length = ⌈m/32⌉`, the padding bits past m in the last word are 0, `setBits` equals the
  * population count of `words`.
  *
- * Costs: `add`/`has` O(k + length of the element) with no allocation (`has` stops at the first
- * clear bit); `count`/`falsePositiveRate` O(1); `union`/`intersect`/`clear`/`checkInvariants`
- * O(m/32); `toBytes`/`fromBytes` O(m/32) with a 40-byte header.
+ * Costs: `add`/`has` O(k + length of the item) with no allocation (`has` stops at the first
+ * clear bit); `count`/`falsePositiveRate` O(1); `merge` and the static `union`/`intersect`
+ * O(m/32) per filter; `clear`/`clone`/`checkInvariants` O(m/32); `toBytes`/`fromBytes` O(m/32)
+ * with a 40-byte header.
  *
  * Serialized form (little-endian, version 1): "RSBF", version u8 = 1, hashing scheme u8 = 2,
  * k u8, flags u8 = 0, m u64, items u64, capacity u64 (0 if sized by bits), errorRate f64 (0 if
@@ -24,10 +25,24 @@
  * bits are clear, that the item count is one the fill could hold, and that the header is the one
  * `toBytes` would write (so a filter that loads writes back the same bytes).
  */
-import type { Item } from "../hash/element.js";
+import { checkItem, type Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
-import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
+import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { checkIterable, checkOptions } from "../internal/options.js";
+import {
+  type BloomFilterFromOptions,
+  checkFillCounters,
+  combineArguments,
+  type FilterClass,
+  fillExcess,
+  fromArguments,
+  HEADER_BYTES,
+  itemsAfterMerge,
+  maxItemsFor,
+  mergeArguments,
+  mergeWords,
+  popcount,
+} from "./bits.js";
 import { H, HASHING_SCHEME, hashElement, RING_BITS, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
 import { checkCapacity, checkErrorRate, MAX_BITS, MAX_HASHES, sizeFilter } from "./params.js";
 
@@ -35,8 +50,6 @@ const WHERE = "BloomFilter";
 /** Serialization magic and version. */
 const MAGIC = "RSBF";
 const VERSION = 1;
-/** Bytes before the words. */
-export const HEADER_BYTES = 40;
 
 /** Options of {@link BloomFilter}: size it for a workload, or give its raw shape. */
 export type BloomFilterOptions =
@@ -49,79 +62,24 @@ export type BloomFilterOptions =
   | {
       /** Bits in the filter, 1..2^31 − 1. */
       bits: number;
-      /** Probes per element, 1..64. */
+      /** Probes per item, 1..64. */
       hashes: number;
     };
 
-/** Population count of a 32-bit word (SWAR). */
-export function popcount32(v: number): number {
-  v -= (v >>> 1) & 0x55555555;
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) as number;
-}
+// Access to a filter's internals for ScalableBloomFilter, whose links are BloomFilters sharing one
+// hash of each item: set in BloomFilter's static block, not exported from the package.
 
-/** Number of set bits in `words[from, to)`. */
-export function popcount(words: Uint32Array, from = 0, to = words.length): number {
-  let n = 0;
-  for (let i = from; i < to; i++) n += popcount32(words[i]!);
-  return n;
-}
+/** Sets the k bits of the item last hashed into `H` in `filter`; true when one was clear. */
+export let addHashed: (filter: BloomFilter) => boolean;
+/** True when all k bits of the item last hashed into `H` are set in `filter`. */
+export let hasHashed: (filter: BloomFilter) => boolean;
+/** Writes `filter`'s serialized form into `w` (toBytes without the allocation). */
+export let writeFilter: (filter: BloomFilter, w: ByteWriter) => void;
+/** Reads one serialized filter at the reader's position. */
+export let readFilter: (r: ByteReader) => BloomFilter;
 
-/**
- * The fill counters every filter keeps beside its words: `setBits` is their population count, and
- * `items` is an integer in [1, maxItems] when some bit is set, 0 when none is. Throws through `fail`.
- */
-export function checkFillCounters(
-  words: Uint32Array,
-  setBits: number,
-  items: number,
-  maxItems: number,
-  fail: (msg: string) => never,
-): void {
-  const set = popcount(words);
-  if (set !== setBits) fail(`setBits ${setBits} but ${set} bits are set`);
-  if (!Number.isInteger(items) || items < 0) fail(`items ${items}`);
-  if ((set === 0) !== (items === 0)) fail(`items ${items} with ${set} bits set`);
-  if (items > maxItems) fail(`items ${items} with ${set} bits set (at most ${maxItems} can be)`);
-}
-
-/**
- * The most items a filter whose fill is `setBits` plus `excess` can report. Each add that returns
- * true sets at least one new bit, so adds alone give items ≤ X (set bits). A union or intersection
- * sets items to the rounded fill estimate n̂(X₀), which exceeds X₀ when the filter is overfull; later
- * adds raise items and X alike. n̂(x) − x is convex and 0 at x = 0, so its positive part g⁺ never
- * falls as bits are set: items ≤ X + g⁺ + ½, with g⁺ taken at the current fill (`excess`, see the
- * callers). Rounding slack (relative 2^-40) keeps a float's last bit from refusing a true header.
- */
-export function maxItemsFor(setBits: number, excess: number): number {
-  return setBits === 0 ? 0 : Math.floor(setBits + excess * (1 + 2 ** -40) + 0.5 + 1e-9);
-}
-
-/**
- * g⁺(x) = max(0, n̂(x) − x) for a run of `size` bits probed `hashes` times, at x = min(set, size − 1):
- * a union at full fill makes items = size exactly (itemsAfterMerge), a case the callers bound apart.
- */
-export function fillExcess(set: number, size: number, hashes: number): number {
-  const x = Math.min(set, size - 1);
-  const g = (-size / hashes) * Math.log1p(-x / size) - x;
-  return g > 0 ? g : 0;
-}
-
-/**
- * The item count a filter reports after a union or intersection, where the exact figure is
- * unknowable: the fill estimate, at least 1 when any bit is set (so "set bits ⇔ items" survives a
- * round trip), and the bit count once the estimate is infinite (every bit, or a block, full).
- */
-export function itemsAfterMerge(setBits: number, estimate: number, bits: number): number {
-  if (setBits === 0) return 0;
-  return Number.isFinite(estimate) ? Math.max(1, Math.round(estimate)) : bits;
-}
-
-/** `a[i] |= b[i]` (union) or `a[i] &= b[i]` (intersection) over equal-length word arrays. */
-export function mergeWords(a: Uint32Array, b: Uint32Array, op: "union" | "intersect"): void {
-  if (op === "union") for (let i = 0; i < a.length; i++) a[i] = a[i]! | b[i]!;
-  else for (let i = 0; i < a.length; i++) a[i] = a[i]! & b[i]!;
-}
+/** The class and its brand check, for the merge/union/intersect argument checks. */
+let FILTER: FilterClass<BloomFilter>;
 
 /** Mask of the bits of the last word that lie inside the filter. */
 function lastWordMask(bits: number): number {
@@ -153,6 +111,17 @@ export class BloomFilter {
   readonly #errorRate: number;
   #items = 0;
   #setBits = 0;
+
+  static {
+    FILTER = {
+      type: BloomFilter,
+      is: (x: unknown): x is BloomFilter => typeof x === "object" && x !== null && #words in x,
+    };
+    addHashed = (f) => f.#addHashed();
+    hasHashed = (f) => f.#hasHashed();
+    writeFilter = (f, w) => f.#write(w);
+    readFilter = (r) => BloomFilter.#read(r);
+  }
 
   /**
    * Creates an empty filter, either sized by {@link bloomParameters} for `{ capacity, errorRate }`
@@ -192,17 +161,15 @@ export class BloomFilter {
   }
 
   /**
-   * A filter sized for exactly the given values at `errorRate` (at least one item), holding them.
-   * O(n·k).
-   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused);
-   *   TypeError/RangeError for a bad errorRate.
+   * A filter sized for `capacity` items (by default the number of `items`, at least 1) at
+   * `errorRate`, holding `items` — BF.RESERVE then BF.MADD. O(m/32 + n·k).
+   * @throws TypeError unless `items` is a sync iterable of items (a lone string is refused) and
+   *   `options` an object `{ errorRate, capacity? }`; RangeError for a value out of range.
    */
-  static from(values: Iterable<Item>, errorRate: number): BloomFilter {
-    checkIterable(WHERE, "values", values);
-    checkErrorRate(WHERE, errorRate);
-    const list = Array.isArray(values) ? (values as Item[]) : Array.from(values);
-    const filter = new BloomFilter({ capacity: Math.max(1, list.length), errorRate });
-    for (const v of list) filter.add(v);
+  static from(items: Iterable<Item>, options: BloomFilterFromOptions): BloomFilter {
+    const a = fromArguments(WHERE, items, options);
+    const filter = new BloomFilter({ capacity: a.capacity, errorRate: a.errorRate });
+    filter.addAll(a.items);
     return filter;
   }
 
@@ -213,7 +180,7 @@ export class BloomFilter {
     return this.#bits;
   }
 
-  /** Number of probes k per element. */
+  /** Number of probes k per item. */
   get hashes(): number {
     return this.#hashes;
   }
@@ -229,58 +196,67 @@ export class BloomFilter {
   }
 
   /**
-   * Number of `add` calls that returned true (what BF.CARD reports). After `union`/`intersect`
-   * it is reset to the fill-based estimate, since the exact figure is unknowable. O(1).
+   * Number of `add` calls that returned true (what BF.CARD reports). A merge that sets or clears
+   * bits replaces it with the fill estimate ({@link count}, rounded), since the exact figure is
+   * unknowable. O(1).
    */
   get size(): number {
     return this.#items;
   }
 
-  /** Bytes of the bit array (⌈m/32⌉·4). */
+  /** Bytes of the bit array (⌈m/32⌉·4). O(1). */
   get byteLength(): number {
     return this.#words.length * 4;
+  }
+
+  /** Number of set bits X. O(1). */
+  get setBits(): number {
+    return this.#setBits;
   }
 
   // ——— set operations (BF.ADD / BF.EXISTS / BF.MADD / BF.MEXISTS) ——————————————
 
   /**
-   * Adds `value`. Returns true when at least one of its k bits was clear, i.e. the value was not
-   * (probably) present before — BF.ADD's 1. O(k + |value|), no allocation.
-   * @throws TypeError when `value` is not a string, number, bigint or Uint8Array.
+   * Adds `item` — BF.ADD. Returns true when at least one of its k bits was clear, i.e. the item
+   * was not (probably) present before (BF.ADD's 1). O(k + |item|), no allocation.
+   * @throws TypeError when `item` is not a string, number, bigint or Uint8Array (or is a detached
+   *   view), before anything changes.
    */
-  add(value: Item): boolean {
-    hashElement(value);
-    return this._addHashed();
+  add(item: Item): boolean {
+    hashElement(checkItem(WHERE, "item", item));
+    return this.#addHashed();
   }
 
   /**
-   * True when `value` is probably present, false when it certainly is not — BF.EXISTS. Never a
-   * false negative; false positives at about {@link falsePositiveRate}. O(k + |value|), stops at the
+   * True when `item` is probably present, false when it certainly is not — BF.EXISTS. Never a
+   * false negative; false positives at about {@link falsePositiveRate}. O(k + |item|), stops at the
    * first clear bit, no side effect, no allocation.
+   * @throws TypeError when `item` is not an item (see {@link add}).
    */
-  has(value: Item): boolean {
-    hashElement(value);
-    return this._hasHashed();
+  has(item: Item): boolean {
+    hashElement(checkItem(WHERE, "item", item));
+    return this.#hasHashed();
   }
 
   /**
-   * Adds every value; element i of the result is what `add(values[i])` returned — BF.MADD. O(Σ).
-   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused).
+   * Adds every item in order; element i of the result is what `add(items[i])` returned — BF.MADD.
+   * O(Σ (k + |item|)). An item that is not one throws a TypeError; the items before it stay added.
+   * @throws TypeError unless `items` is a sync iterable (a lone string is refused) of items.
    */
-  addAll(values: Iterable<Item>): boolean[] {
-    return Array.from(checkIterable(WHERE, "values", values), (v) => this.add(v));
+  addAll(items: Iterable<Item>): boolean[] {
+    return Array.from(checkIterable(WHERE, "items", items), (item) => this.add(item));
   }
 
   /**
-   * `has` for every value — BF.MEXISTS. O(Σ), no side effect.
-   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused).
+   * `has` for every item — BF.MEXISTS. O(Σ (k + |item|)), no side effect.
+   * @throws TypeError unless `items` is a sync iterable (a lone string is refused) of items.
    */
-  hasAll(values: Iterable<Item>): boolean[] {
-    return Array.from(checkIterable(WHERE, "values", values), (v) => this.has(v));
+  hasAll(items: Iterable<Item>): boolean[] {
+    return Array.from(checkIterable(WHERE, "items", items), (item) => this.has(item));
   }
 
-  /** @internal Sets the k bits of the element last hashed into `H`; true when one was clear. */
-  _addHashed(): boolean {
+  /** Sets the k bits of the item last hashed into `H`; true when one was clear. */
+  #addHashed(): boolean {
     const words = this.#words;
     const k = this.#probe();
     let set = this.#setBits;
@@ -300,8 +276,8 @@ export class BloomFilter {
     return true;
   }
 
-  /** @internal True when all k bits of the element last hashed into `H` are set. */
-  _hasHashed(): boolean {
+  /** True when all k bits of the item last hashed into `H` are set. */
+  #hasHashed(): boolean {
     const words = this.#words;
     const k = this.#probe();
     for (let j = 0; j < k; j++) {
@@ -312,7 +288,7 @@ export class BloomFilter {
   }
 
   /**
-   * Writes the k bit positions of the element last hashed into `H` to `P[0..k)` and returns k.
+   * Writes the k bit positions of the item last hashed into `H` to `P[0..k)` and returns k.
    * Positions first, bits second: the k memory accesses are then independent and overlap.
    */
   #probe(): number {
@@ -340,7 +316,7 @@ export class BloomFilter {
     for (let j = 0; j < k; j++) {
       P[j] = index;
       // g += b; b += c; c += j + 1, all mod m, each by subtracting m and adding it back when that
-      // went negative: branch-free, and int32 throughout (2.5× faster than doubles and branches).
+      // went negative: branch-free, and int32 throughout.
       index = (index + step - m) | 0;
       index += (index >> 31) & m;
       step = (step + curve - m) | 0;
@@ -355,7 +331,7 @@ export class BloomFilter {
 
   /**
    * Estimated number of distinct items from the fill: n̂ = −(m/k)·ln(1 − X/m) for X set bits
-   * (Swamidass & Baldi 2007). Unlike {@link size} it also counts what `union` brought in.
+   * (Swamidass & Baldi 2007). Unlike {@link size} it also counts what a merge brought in.
    * `Infinity` once every bit is set (the filter no longer says anything). O(1).
    */
   count(): number {
@@ -366,68 +342,99 @@ export class BloomFilter {
   /**
    * The false-positive rate of the filter as it is now: (X/m)^k, the chance that k uniformly
    * placed probes all land on set bits. Computed from the real fill rather than from the item
-   * count, so it stays truthful after a union, after overfilling, or with duplicate-heavy input.
+   * count, so it stays truthful after a merge, after overfilling, or with duplicate-heavy input.
    * O(1).
    */
   falsePositiveRate(): number {
     return (this.#setBits / this.#bits) ** this.#hashes;
   }
 
-  /** Number of set bits X. O(1). */
-  get setBits(): number {
-    return this.#setBits;
-  }
-
   // ——— whole-filter operations ————————————————————————————————————————————————
 
-  #checkCompatible(other: BloomFilter, op: string): void {
-    checkInstance(WHERE, op, other, BloomFilter);
+  /** Throws unless `other` has this filter's bits and hashes (positions depend on both). */
+  #checkShape(other: BloomFilter, param: string): void {
     if (other.#bits !== this.#bits || other.#hashes !== this.#hashes) {
       throw rangeError(
         WHERE,
-        op,
+        param,
         `a filter of ${other.#bits} bits / ${other.#hashes} hashes`,
         `a filter of the same shape (${this.#bits} bits, ${this.#hashes} hashes)`,
       );
     }
   }
 
-  #merge(other: BloomFilter, op: "union" | "intersect"): this {
-    this.#checkCompatible(other, "other");
-    mergeWords(this.#words, other.#words, op);
-    this.#setBits = popcount(this.#words);
-    this.#items = itemsAfterMerge(this.#setBits, this.count(), this.#bits);
+  /**
+   * ORs (union) or ANDs (intersect) `others` into this filter. When that set or cleared a bit,
+   * `size` becomes the fill estimate; when it changed nothing, the filter and its count are as they were.
+   */
+  #combine(others: readonly BloomFilter[], op: "union" | "intersect"): void {
+    for (const other of others) if (other !== this) mergeWords(this.#words, other.#words, op);
+    const set = popcount(this.#words);
+    if (set === this.#setBits) return; // OR only sets bits and AND only clears them: same count, same words
+    this.#setBits = set;
+    this.#items = itemsAfterMerge(set, this.count(), this.#bits);
+  }
+
+  /**
+   * Adds every filter in `others` into this one, in place (bitwise OR): the result is exactly the
+   * filter that adding all their items here would have built — what BF.MADD of the other filters'
+   * items would give, without the items. Takes filters as arguments (`merge(a, b)`) or one iterable
+   * of them (`merge([a, b])`); every one is checked before any is merged. When bits were set,
+   * `size` becomes the fill estimate. O(m/32) per filter. Returns `this`.
+   * @throws TypeError unless each is a BloomFilter built by this copy of redstruct; RangeError
+   *   unless each has this filter's bits and hashes.
+   */
+  merge(...others: BloomFilter[]): this;
+  merge(others: Iterable<BloomFilter>): this;
+  merge(...args: unknown[]): this {
+    const others = mergeArguments(WHERE, args, FILTER);
+    for (let i = 0; i < others.length; i++) this.#checkShape(others[i]!, `others[${i}]`);
+    this.#combine(others, "union");
     return this;
   }
 
   /**
-   * Makes this filter hold everything either filter held (bitwise OR): exactly the filter that
-   * adding both sets would have built. `size` becomes the fill estimate. O(m/32). Returns `this`.
-   * @throws TypeError unless `other` is a BloomFilter (of this copy of redstruct); RangeError unless
-   *   it has the same bits and hashes.
+   * A new filter holding everything any of `filters` held (bitwise OR of all): exactly the filter
+   * that adding all their items to one filter would have built. The inputs are not changed.
+   * `size` is the first filter's, or the fill estimate when the others set bits. O(m/32) per filter.
+   * @throws TypeError unless `filters` is one iterable (not separate arguments) of BloomFilters;
+   *   RangeError when it is empty or their bits and hashes differ.
    */
-  union(other: BloomFilter): this {
-    return this.#merge(other, "union");
+  static union(filters: Iterable<BloomFilter>): BloomFilter {
+    // biome-ignore lint/complexity/noArguments: separate arguments are refused with the array form spelled out
+    return BloomFilter.#combined("union", filters, arguments.length);
   }
 
   /**
-   * Keeps only the bits set in both filters (bitwise AND). Every value added to both still
-   * answers true; the result can answer true for more than the true intersection (its rate is at
-   * most the smaller of the two). `size` becomes the fill estimate, an overestimate. O(m/32).
-   * @throws as {@link union}.
+   * A new filter holding only the bits set in every one of `filters` (bitwise AND). Every item
+   * added to all of them still answers true; it can answer true for more than the true
+   * intersection (its rate is at most the smallest of theirs). The inputs are not changed. `size`
+   * is the first filter's, or the fill estimate (an overestimate) when bits were cleared.
+   * O(m/32) per filter.
+   * @throws as {@link BloomFilter.union}.
    */
-  intersect(other: BloomFilter): this {
-    return this.#merge(other, "intersect");
+  static intersect(filters: Iterable<BloomFilter>): BloomFilter {
+    // biome-ignore lint/complexity/noArguments: as in union
+    return BloomFilter.#combined("intersect", filters, arguments.length);
   }
 
-  /** Empties the filter, keeping its shape. O(m/32). */
+  static #combined(op: "union" | "intersect", filters: Iterable<BloomFilter>, argumentCount: number): BloomFilter {
+    const list = combineArguments(WHERE, op, filters, argumentCount, FILTER);
+    const first = list[0]!;
+    for (let i = 1; i < list.length; i++) first.#checkShape(list[i]!, `filters[${i}]`);
+    const out = first.clone();
+    out.#combine(list.slice(1), op);
+    return out;
+  }
+
+  /** Empties the filter, keeping its shape — what a fresh BF.RESERVE gives. O(m/32). */
   clear(): void {
     this.#words.fill(0);
     this.#items = 0;
     this.#setBits = 0;
   }
 
-  /** An independent copy. O(m/32). */
+  /** An independent copy: same shape, bits and `size`. O(m/32). */
   clone(): BloomFilter {
     const copy = this.#emptyLike();
     copy.#words.set(this.#words);
@@ -437,8 +444,8 @@ export class BloomFilter {
   }
 
   /**
-   * The most items a filter of this shape with `set` bits set can report (see {@link maxItemsFor}).
-   * A full filter's union gives items = m, the same bound as X = m.
+   * The most items a filter of this shape with `set` bits set can report (see maxItemsFor in
+   * bits.ts). A full filter's merge gives items = m, the same bound as X = m.
    */
   #maxItems(set: number): number {
     return maxItemsFor(set, fillExcess(set, this.#bits, this.#hashes));
@@ -469,23 +476,18 @@ export class BloomFilter {
 
   // ——— serialization ——————————————————————————————————————————————————————————
 
-  /** Serialized size in bytes: 40-byte header + ⌈m/32⌉·4. */
-  get serializedByteLength(): number {
-    return HEADER_BYTES + this.#words.length * 4;
-  }
-
   /**
    * The filter as bytes: a 40-byte versioned header and the raw bit array (see the module
-   * comment), to store or send to another process or a browser. O(m/32); returns a new array.
+   * comment), to store or send to another process, a worker or a browser. O(m/32); returns a new
+   * array.
    */
   toBytes(): Uint8Array {
-    const w = new ByteWriter(this.serializedByteLength);
-    this._write(w);
+    const w = new ByteWriter(HEADER_BYTES + this.#words.length * 4);
+    this.#write(w);
     return w.finish();
   }
 
-  /** @internal Writes the serialized form into `w`. */
-  _write(w: ByteWriter): void {
+  #write(w: ByteWriter): void {
     w.magic(MAGIC).u8(VERSION).u8(HASHING_SCHEME).u8(this.#hashes).u8(0);
     w.u53(this.#bits).u53(this.#items).u53(this.#capacity).f64(this.#errorRate);
     const words = this.#words;
@@ -499,18 +501,20 @@ export class BloomFilter {
   /**
    * Reads a filter written by {@link toBytes}. Validates the magic, version, hashing scheme,
    * every field's range, that the length matches the header exactly, that the padding bits are
-   * clear and that capacity/errorRate (when present) agree with bits/hashes. O(m/32).
-   * @throws RedstructFormatError for any malformed, truncated or inconsistent input (or not a Uint8Array).
+   * clear and that capacity/errorRate (when present) agree with bits/hashes. The bits are copied:
+   * changing `bytes` afterwards does not change the filter. O(m/32).
+   * @throws TypeError when `bytes` is not a Uint8Array or its buffer was detached;
+   *   RedstructFormatError for any malformed, truncated or inconsistent input.
    */
   static fromBytes(bytes: Uint8Array): BloomFilter {
     const r = new ByteReader(bytes, WHERE);
-    const filter = BloomFilter._read(r);
+    const filter = BloomFilter.#read(r);
     r.end();
     return filter;
   }
 
-  /** @internal Reads one serialized filter at the reader's position. */
-  static _read(r: ByteReader): BloomFilter {
+  /** Reads one serialized filter at the reader's position, copying its words. */
+  static #read(r: ByteReader): BloomFilter {
     r.header(MAGIC, VERSION);
     readHashingScheme(WHERE, r);
     const hashes = r.u8("the hash count");
@@ -554,10 +558,9 @@ export class BloomFilter {
     if ((words[wordCount - 1]! & ~lastWordMask(bits)) !== 0) {
       throw formatError(WHERE, "bits set past the end of the filter");
     }
-    let set = 0;
-    for (let i = 0; i < wordCount; i++) set += popcount32(words[i]!);
+    const set = popcount(words);
     // Each successful add sets at least one bit; each set bit came from some add; and no sequence of
-    // adds and unions reports more items than the fill allows (maxItemsFor).
+    // adds and merges reports more items than the fill allows (maxItemsFor).
     if ((set === 0) !== (items === 0)) throw formatError(WHERE, `item count ${items} with ${set} bits set`);
     const most = filter.#maxItems(set);
     if (items > most) {
@@ -566,5 +569,14 @@ export class BloomFilter {
     filter.#setBits = set;
     filter.#items = items;
     return filter;
+  }
+
+  /**
+   * Refuses JSON: a filter's state is private, so `JSON.stringify` would give `{}`. Send
+   * {@link toBytes} instead (to a worker, a file, a server) and rebuild with {@link BloomFilter.fromBytes}.
+   * @throws TypeError always.
+   */
+  toJSON(): never {
+    throw notJson(WHERE);
   }
 }

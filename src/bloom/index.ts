@@ -5,6 +5,7 @@
  */
 
 export { RedstructFormatError } from "../internal/errors.js";
+export type { BloomFilterFromOptions } from "./bits.js";
 export {
   BlockedBloomFilter,
   type BlockedBloomFilterOptions,
@@ -21,4 +22,9 @@ export {
   optimalHashes,
 } from "./params.js";
 export { RedisBloomFilter, type RedisBloomFilterOptions, type RedisBloomInfo } from "./redisbloom.js";
-export { type BloomInfo, ScalableBloomFilter, type ScalableBloomFilterOptions } from "./scalable.js";
+export {
+  type BloomInfo,
+  ScalableBloomFilter,
+  type ScalableBloomFilterFromOptions,
+  type ScalableBloomFilterOptions,
+} from "./scalable.js";

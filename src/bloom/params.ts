@@ -299,6 +299,3 @@ export function errorRateForBits(bits: number, capacity: number): number {
     `the best rate of ${capacity} items in ${bits} bits`,
   );
 }
-
-/** @internal Exported for checks that need the formula without validation. */
-export const expectedRate = rate;

@@ -1,6 +1,7 @@
 /**
- * BF.SCANDUMP / BF.LOADCHUNK for {@link RedisBloomFilter} (internal): RedisBloom's dump, byte for
- * byte.
+ * The saved forms of {@link RedisBloomFilter} (internal): BF.SCANDUMP / BF.LOADCHUNK, RedisBloom's
+ * dump byte for byte (`toRedis` / `fromRedis`), and redstruct's single buffer (`toBytes` /
+ * `fromBytes`), which holds the same header and bits.
  *
  * Layout (packed, little-endian — x86-64 memory as RedisBloom copies it out). The header,
  * 20 + 53·n bytes: u64 total items, u32 n (links), u32 options, u32 growth; then per link u64
@@ -16,18 +17,26 @@
  * the total), it refuses a NaN error rate, a non-finite or non-positive bpe, more than
  * {@link MAX_DUMP_HASHES} probes, a link of 2^32 bytes or more, counts and capacities above 2^53,
  * and a dump whose chunks leave any byte of any link undelivered (RedisBloom keeps such bytes zero).
- * Chunks are only referenced while reading; the links are allocated at the end, after every byte
- * of them has been delivered, so a hostile header cannot make it allocate more than its input.
+ * Each chunk's bytes are copied as it is read (a reader may hand every chunk in one reused
+ * buffer); the links are allocated at the end, after every byte of them has been delivered, so a
+ * hostile header cannot make it allocate more than its input.
+ *
+ * redstruct's format (`toBytes`, little-endian): "RSRB", version u8 = 1, then the dump header
+ * exactly as SCANDUMP's first reply holds it (20 + 53·n bytes), then every link's bits, link after
+ * link — the chunk list's bytes without the chunking. It is read with the same header checks, and its
+ * length must be exactly what the header declares.
  */
-import { ByteReader, ByteWriter } from "../internal/bytes.js";
+import { ByteReader, ByteWriter, checkBytes } from "../internal/bytes.js";
 import { describe, formatError } from "../internal/errors.js";
 import { KNOWN_OPTIONS, Link, LN2, linkShape, MAX_LINK_BYTES, NOROUND, TWO32 } from "./redisbloom-link.js";
 
 const WHERE = "RedisBloomFilter";
 const HEADER_FIXED = 20;
 const LINK_RECORD = 53;
+const MAGIC = "RSRB";
+const VERSION = 1;
 /** Largest SCANDUMP reply: 16 MiB. */
-export const DUMP_CHUNK_BYTES = 16 * 1024 * 1024;
+const DUMP_CHUNK_BYTES = 16 * 1024 * 1024;
 
 /**
  * Most probes a loaded link may ask for: what the smallest positive error rate (5e-324, the
@@ -47,14 +56,20 @@ export interface ChainParts {
   growth: number;
 }
 
-/** The BF.SCANDUMP replies for a chain, in order (the final [0, ""] left out). Copies every byte. */
-export function dumpChain({ links, items, options, growth }: ChainParts): Array<[number, Uint8Array]> {
-  const w = new ByteWriter(HEADER_FIXED + LINK_RECORD * links.length);
+/** Writes the dump header of a chain (SCANDUMP's first reply) into `w`. */
+function writeHeader(w: ByteWriter, { links, items, options, growth }: ChainParts): void {
   w.u53(items).u32(links.length).u32(options).u32(growth);
   for (const link of links) {
     w.u53(link.data.length).u53(link.bits).u53(link.items).f64(link.error).f64(link.bpe);
     w.u32(link.hashes).u53(link.entries).u8(link.n2);
   }
+}
+
+/** The BF.SCANDUMP replies for a chain, in order (the final [0, ""] left out). Copies every byte. */
+export function dumpChain(chain: ChainParts): Array<[number, Uint8Array]> {
+  const { links } = chain;
+  const w = new ByteWriter(HEADER_FIXED + LINK_RECORD * links.length);
+  writeHeader(w, chain);
   const out: Array<[number, Uint8Array]> = [[1, w.finish()]];
   let iterator = 1;
   for (const link of links) {
@@ -175,6 +190,7 @@ export function loadChain(chunks: Iterable<readonly [number, Uint8Array]>): Chai
           (typeof data === "string" ? " (read BF.SCANDUMP replies as bytes, not text: ioredis callBuffer)" : ""),
       );
     }
+    checkBytes(WHERE, `${where}'s bytes`, data);
     if (header === undefined) {
       if (iterator !== 1)
         throw formatError(
@@ -214,7 +230,8 @@ export function loadChain(chunks: Iterable<readonly [number, Uint8Array]>): Chai
     if (offset + data.length > start + size) {
       throw formatError(WHERE, `${where} runs ${offset + data.length - start - size} bytes past the end of link ${lo}`);
     }
-    writes.push({ link: lo, offset: offset - start, data });
+    // A copy: the caller may reuse or change the chunk's buffer once the iterator moves on.
+    writes.push({ link: lo, offset: offset - start, data: data.slice() });
   }
   if (header === undefined) throw formatError(WHERE, "the dump is empty: no header chunk");
   checkCoverage(header.records, writes);
@@ -245,4 +262,47 @@ function checkCoverage(records: readonly LinkRecord[], writes: readonly Write[])
     }
     while (i < sorted.length && sorted[i]!.link === link) i++;
   }
+}
+
+/** redstruct's single-buffer form of a chain (see the module comment). Copies every byte. */
+export function chainToBytes(chain: ChainParts): Uint8Array {
+  let size = 5 + HEADER_FIXED + LINK_RECORD * chain.links.length;
+  for (const link of chain.links) size += link.data.length;
+  const w = new ByteWriter(size);
+  w.magic(MAGIC).u8(VERSION);
+  writeHeader(w, chain);
+  for (const link of chain.links) w.raw(link.data);
+  return w.finish();
+}
+
+/**
+ * Reads {@link chainToBytes}'s form: the header with every check of a dump's, then exactly the bytes
+ * it declares, copied. Allocates only after the length is known to match.
+ */
+export function chainFromBytes(bytes: Uint8Array): ChainParts {
+  const r = new ByteReader(bytes, WHERE);
+  r.header(MAGIC, VERSION);
+  r.need(HEADER_FIXED, "the dump header");
+  const count = new DataView(bytes.buffer, bytes.byteOffset + r.offset + 8, 4).getUint32(0, true);
+  const header = readHeader(r.view(HEADER_FIXED + LINK_RECORD * count, "the dump header"));
+  let total = 0;
+  for (const rec of header.records) total += rec.bytes;
+  if (r.remaining !== total) {
+    throw formatError(WHERE, `the header declares ${total} bytes of links, ${r.remaining} follow it`);
+  }
+  const links = header.records.map(
+    (rec) =>
+      new Link(
+        r.view(rec.bytes, "the links").slice(),
+        rec.bits,
+        rec.items,
+        rec.error,
+        rec.bpe,
+        rec.hashes,
+        rec.entries,
+        rec.n2,
+      ),
+  );
+  r.end();
+  return { links, items: header.items, options: header.options, growth: header.growth };
 }

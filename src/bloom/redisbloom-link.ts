@@ -6,12 +6,12 @@
 import type { Item } from "../hash/element.js";
 import { murmur2 } from "../hash/murmur2.js";
 import { murmur64aCore } from "../hash/murmur64a.js";
-import { type WasmMurmur, wasmMurmur } from "../hash/murmur64a-wasm.js";
+import { wasmMurmur } from "../hash/murmur64a-wasm.js";
 import { lnRounded } from "../internal/log.js";
 
 /** RedisBloom's option flags (the dump header's options word). */
 export const NOROUND = 1;
-export const ENTS_IS_BITS = 2;
+const ENTS_IS_BITS = 2;
 export const FORCE64 = 4;
 export const NO_SCALING = 8;
 /** Every flag RedisBloom knows; a dump with any other bit set is refused. */
@@ -65,6 +65,12 @@ export class Link {
     // 2^64 mod M = ((2^32 mod M)·2^32) mod M, by the same exact Horner steps as the hot path.
     this.wrap = reduce64(reduce64(1, 0, mod, this.inv), 0, mod, this.inv);
   }
+
+  /** An independent copy of this link: its bits copied, or zeroed and its item count 0 when `empty`. */
+  copy(empty: boolean): Link {
+    const data = empty ? new Uint8Array(this.data.length) : this.data.slice();
+    return new Link(data, this.bits, empty ? 0 : this.items, this.error, this.bpe, this.hashes, this.entries, this.n2);
+  }
 }
 
 /** v mod m for an integer 0 ≤ v < 2^53 and v/m < 2^21: a float quotient estimate off by at most one, then fixed. */
@@ -84,22 +90,19 @@ export function reduce64(hi: number, lo: number, m: number, inv: number): number
 // module variables: a double stored in a module variable is a fresh heap number each time).
 const AB = new Uint32Array(4);
 const H = new Uint32Array(2);
-/** The WebAssembly hash, unless WebAssembly is unavailable or switched off by {@link _useWasm}. */
-let wasm: WasmMurmur | undefined = wasmMurmur;
-/** True when the last item went through the WebAssembly module (whose remainders then apply). */
+/** The WebAssembly hash, or undefined where WebAssembly cannot run. */
+const wasm = wasmMurmur;
+/** True when the last item went through the WebAssembly module (whose positions then apply). */
 let viaWasm = false;
 
-/** @internal For tests: run on the JavaScript fallback (false) or on WebAssembly when available (true). */
-export function _useWasm(on: boolean): boolean {
-  wasm = on ? wasmMurmur : undefined;
-  return wasm !== undefined;
-}
-
-/** Hashes `value` into the a/b registers, with MurmurHash64A (force64) or the legacy MurmurHash2. */
+/**
+ * Hashes `value` into the a/b registers, with MurmurHash64A (force64) or the legacy MurmurHash2.
+ * MurmurHash64A runs in WebAssembly when it can, and in JavaScript where WebAssembly is unavailable
+ * and for items over the module's 64 KiB bound (src/hash/murmur64a-wasm.ts): the same bits either way.
+ */
 export function hashItem(value: Item, force64: boolean): void {
   if (force64) {
-    if (wasm !== undefined) {
-      wasm.chainInto(value, SEED_HI, SEED_LO, AB);
+    if (wasm?.chainInto(value, SEED_HI, SEED_LO, AB)) {
       viaWasm = true;
       return;
     }

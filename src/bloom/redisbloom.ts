@@ -2,8 +2,9 @@
  * RedisBloomFilter — RedisBloom's scalable Bloom filter (the BF.* commands of RedisBloom 2.4,
  * src/sb.c and deps/bloom/bloom.c), bit for bit: the same answers, the same BF.INFO figures and the
  * same BF.SCANDUMP bytes for the same commands, so a filter moves between Redis and JavaScript
- * through `dump()` / `load()`. Built from the behaviour recorded in test/vectors/redisbloom (see its
- * README), not from RedisBloom's code.
+ * through `toRedis()` / `fromRedis()` (and between JavaScript processes through `toBytes()` /
+ * `fromBytes()`, the same state in one buffer). Built from the behaviour recorded in
+ * test/vectors/redisbloom (see its README), not from RedisBloom's code.
  *
  * Algorithm. A chain of Bloom filters ("links"; Almeida et al., "Scalable Bloom Filters", 2007).
  * An item is hashed twice with MurmurHash64A: a = H(item, seed 0xc6a4a7935bd1e995),
@@ -26,10 +27,10 @@
  * error, bpe, hashes, capacity, n2) and two reduction constants (1/M and 2^64 mod M). The hot path
  * carries the 64-bit a and b as 32-bit halves in a typed-array register — no BigInt, no
  * allocation. Both MurmurHash64A passes and (a mod M), (b mod M) run in a small WebAssembly module
- * (src/hash/murmur64a-wasm.ts: native 64-bit multiply and remainder; 2× faster than the 16-bit-limb
- * JavaScript hash); where WebAssembly is unavailable the JavaScript hash runs and the remainders
- * come from Horner's rule over 16-bit limbs (every intermediate < 2^53, exact) — same bits either
- * way. Each next probe adds b mod M, subtracting 2^64 mod M whenever the 64-bit sum a + i·b wraps,
+ * (src/hash/murmur64a-wasm.ts: native 64-bit multiply and remainder); where WebAssembly is
+ * unavailable, and for items over 64 KiB (so the module's memory, which cannot shrink, stays
+ * small), the JavaScript hash runs and the remainders come from Horner's rule over 16-bit limbs
+ * (every intermediate < 2^53, exact) — same bits either way. Each next probe adds b mod M, subtracting 2^64 mod M whenever the 64-bit sum a + i·b wraps,
  * so positions are exact for any M < 2^37.
  *
  * Invariants ({@link RedisBloomFilter.checkInvariants}): at least one link; the total item count is
@@ -39,14 +40,15 @@
  *
  * Costs, for L links and k probes per link: `add`/`has` O(L·k + |item|) with no allocation (`has`
  * stops at the first link that holds the item, a link at its first clear bit); appending a link
- * O(its bytes) to zero its array; `card` O(1); `info`/`checkInvariants` O(L); `dump`/`load`
- * O(L + total bytes).
+ * O(its bytes) to zero its array; `size` O(1); `info`/`byteLength`/`checkInvariants` O(L);
+ * `toRedis`/`fromRedis`/`toBytes`/`fromBytes`/`clone` O(L + total bytes); `clear` O(first link's
+ * bytes).
  */
-import type { Item } from "../hash/element.js";
-import { checkInteger, rangeError } from "../internal/errors.js";
+import { checkItem, type Item } from "../hash/element.js";
+import { checkInteger, notJson, rangeError } from "../internal/errors.js";
 import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 import { checkErrorRate } from "./params.js";
-import { type ChainParts, dumpChain, loadChain } from "./redisbloom-dump.js";
+import { type ChainParts, chainFromBytes, chainToBytes, dumpChain, loadChain } from "./redisbloom-dump.js";
 import {
   contains,
   FORCE64,
@@ -65,8 +67,12 @@ import {
 
 const WHERE = "RedisBloomFilter";
 
-/** Set only while {@link RedisBloomFilter.load} constructs the filter it read. */
-let restoring: ChainParts | undefined;
+/**
+ * Key of an options object the loaders pass to the constructor: adopt these parts (links read from
+ * a dump) instead of creating a first link. A symbol known only to this module, so no caller can
+ * pass it (checkOptions sees string keys only).
+ */
+const PARTS = Symbol("parts");
 
 /** Options of {@link RedisBloomFilter}: BF.RESERVE's arguments. */
 export interface RedisBloomFilterOptions {
@@ -100,22 +106,26 @@ export interface RedisBloomFilterOptions {
 
 /** What {@link RedisBloomFilter.info} returns: the fields of BF.INFO. */
 export interface RedisBloomInfo {
-  /** Items the links hold before the next growth: the sum of their capacities ("Capacity"). */
+  /** Items the links hold before the next growth: the sum of their capacities (BF.INFO "Capacity"). */
   capacity: number;
-  /** RedisBloom's memory figure, 32 + 64·links + Σ link bytes ("Size"). */
-  size: number;
-  /** Number of links ("Number of filters"). */
+  /**
+   * RedisBloom's memory figure, 32 + 64·links + Σ link bytes (BF.INFO "Size"): the bit arrays
+   * ({@link RedisBloomFilter.byteLength}) plus what RedisBloom's structs take beside them.
+   */
+  byteLength: number;
+  /** Number of links (BF.INFO "Number of filters"). */
   filters: number;
-  /** Adds that returned true ("Number of items inserted", BF.CARD). */
-  items: number;
-  /** Capacity factor between links ("Expansion rate"), null when non-scaling. */
+  /** Adds that returned true, the filter's `size` (BF.INFO "Number of items inserted", BF.CARD). */
+  size: number;
+  /** Capacity factor between links (BF.INFO "Expansion rate"), null when non-scaling. */
   expansion: number | null;
 }
 
 /**
  * RedisBloom's scalable Bloom filter (BF.*), bit for bit: the same replies, the same BF.INFO and the
  * same BF.SCANDUMP bytes as RedisBloom 2.4 for the same commands, so a filter moves between Redis and
- * JavaScript with {@link RedisBloomFilter.dump | dump()} and {@link RedisBloomFilter.load | load()}.
+ * JavaScript with {@link RedisBloomFilter.toRedis | toRedis()} and
+ * {@link RedisBloomFilter.fromRedis | fromRedis()}.
  */
 export class RedisBloomFilter {
   #links: Link[] = [];
@@ -130,13 +140,13 @@ export class RedisBloomFilter {
    *   range, `expansion` together with `nonScaling`, or a first link of 4 GiB or more.
    */
   constructor(options?: RedisBloomFilterOptions) {
-    if (restoring !== undefined) {
-      // load(): adopt the links read from a dump instead of creating a first link.
-      this.#links = restoring.links.slice();
-      this.#items = restoring.items;
-      this.#options = restoring.options;
-      this.#growth = restoring.growth;
-      restoring = undefined;
+    const parts = (options as { [PARTS]?: ChainParts } | undefined)?.[PARTS];
+    if (parts !== undefined) {
+      // A loader's links, already validated: adopt them instead of creating a first link.
+      this.#links = parts.links.slice();
+      this.#items = parts.items;
+      this.#options = parts.options;
+      this.#growth = parts.growth;
       return;
     }
     const o = checkOptions(WHERE, options, ["errorRate", "capacity", "expansion", "nonScaling"]);
@@ -160,6 +170,26 @@ export class RedisBloomFilter {
     this.#links.push(newLink(shape, error));
   }
 
+  /** A filter that adopts `parts` (read and validated by a loader). */
+  static #adopt(parts: ChainParts): RedisBloomFilter {
+    return new RedisBloomFilter({ [PARTS]: parts } as RedisBloomFilterOptions);
+  }
+
+  /**
+   * A filter holding `items` — BF.INSERT with the options as CAPACITY / ERROR / EXPANSION /
+   * NONSCALING (so by default BF.ADD's auto-created filter, capacity 100 at 0.01, not one sized for
+   * the items). O(first link's bytes + Σ (L·k + |item|)).
+   * @throws TypeError unless `items` is a sync iterable of items (a lone string is refused), or for
+   *   a bad option; RangeError as the constructor, or when a non-scaling filter fills up (as
+   *   BF.INSERT … NONSCALING stops there).
+   */
+  static from(items: Iterable<Item>, options?: RedisBloomFilterOptions): RedisBloomFilter {
+    checkIterable(WHERE, "items", items);
+    const filter = new RedisBloomFilter(options);
+    filter.addAll(items);
+    return filter;
+  }
+
   // ——— BF.ADD / BF.MADD / BF.EXISTS / BF.MEXISTS ——————————————————————————————————
 
   /**
@@ -167,11 +197,12 @@ export class RedisBloomFilter {
    * (probably) holds it. When the newest link is full a new one is appended first (O(its bytes)),
    * except: a non-scaling filter throws, and a chain whose next link would have capacity 0 (a
    * loaded dump with growth 0) returns true and stores nothing, as RedisBloom does.
-   * O(L·k + |item|), no allocation otherwise.
-   * @throws TypeError for a non-item; RangeError when the filter is full and non-scaling, or the
-   *   next link cannot be created (4 GiB or more, or the error rate underflowed).
+   * O(L·k + |item|), no allocation otherwise. Whatever it throws, it throws before anything changes.
+   * @throws TypeError for a non-item (or a detached view); RangeError when the filter is full and
+   *   non-scaling, or the next link cannot be created (4 GiB or more, or the error rate underflowed).
    */
   add(item: Item): boolean {
+    checkItem(WHERE, "item", item);
     const links = this.#links;
     const top = links.length - 1;
     hashItem(item, (this.#options & FORCE64) !== 0);
@@ -217,8 +248,10 @@ export class RedisBloomFilter {
   /**
    * True when `item` is probably in the filter, false when it certainly is not — BF.EXISTS.
    * Never a false negative. O(L·k + |item|), newest link first, no allocation, no side effect.
+   * @throws TypeError for a non-item (or a detached view).
    */
   has(item: Item): boolean {
+    checkItem(WHERE, "item", item);
     const links = this.#links;
     hashItem(item, (this.#options & FORCE64) !== 0);
     for (let i = links.length - 1; i >= 0; i--) if (contains(links[i]!)) return true;
@@ -228,8 +261,9 @@ export class RedisBloomFilter {
   /**
    * `add` for each item, in order — BF.MADD; returns the replies. On a full non-scaling filter the
    * items before the first one that does not fit stay added, then the RangeError is thrown (BF.MADD
-   * stops there too; its message says how many were added).
-   * @throws TypeError for a non-iterable or a non-item (earlier items stay added).
+   * stops there too; its message says how many were added). A non-item is a TypeError, thrown
+   * before that item changes anything; the items before it stay added.
+   * @throws TypeError for a non-iterable or a non-item; RangeError as {@link add}.
    */
   addAll(items: Iterable<Item>): boolean[] {
     const out: boolean[] = [];
@@ -246,7 +280,10 @@ export class RedisBloomFilter {
     return out;
   }
 
-  /** `has` for each item — BF.MEXISTS. O(Σ (L·k + |item|)), no side effect. */
+  /**
+   * `has` for each item — BF.MEXISTS. O(Σ (L·k + |item|)), no side effect.
+   * @throws TypeError for a non-iterable or a non-item.
+   */
   hasAll(items: Iterable<Item>): boolean[] {
     const out: boolean[] = [];
     for (const item of checkIterable(WHERE, "items", items)) out.push(this.has(item));
@@ -256,30 +293,56 @@ export class RedisBloomFilter {
   // ——— BF.CARD / BF.INFO ————————————————————————————————————————————————————————
 
   /** Adds that returned true — BF.CARD. O(1). */
-  card(): number {
+  get size(): number {
     return this.#items;
   }
 
-  /** Same as {@link card}: the number of items added. O(1). */
-  get size(): number {
-    return this.#items;
+  /**
+   * Bytes of the links' bit arrays. O(L). BF.INFO's "Size" ({@link info}'s `byteLength`) adds
+   * RedisBloom's 32 + 64·links bytes of structs to this.
+   */
+  get byteLength(): number {
+    let n = 0;
+    for (const link of this.#links) n += link.data.length;
+    return n;
   }
 
   /** The BF.INFO fields (see {@link RedisBloomInfo}). O(L). */
   info(): RedisBloomInfo {
     let capacity = 0;
-    let size = 32;
+    let byteLength = 32;
     for (const link of this.#links) {
       capacity += link.entries;
-      size += 64 + link.data.length;
+      byteLength += 64 + link.data.length;
     }
     return {
       capacity,
-      size,
+      byteLength,
       filters: this.#links.length,
-      items: this.#items,
+      size: this.#items,
       expansion: this.#options & NO_SCALING ? null : this.#growth,
     };
+  }
+
+  // ——— whole filter ———————————————————————————————————————————————————————————————
+
+  /**
+   * Empties the filter back to what BF.RESERVE made: its first link, zeroed, and no other (the
+   * capacity, error rate, expansion and options stay). O(first link's bytes).
+   */
+  clear(): void {
+    this.#links = [this.#links[0]!.copy(true)];
+    this.#items = 0;
+  }
+
+  /** An independent copy: same links, bits and counts. O(L + total bytes). */
+  clone(): RedisBloomFilter {
+    return RedisBloomFilter.#adopt({
+      links: this.#links.map((link) => link.copy(false)),
+      items: this.#items,
+      options: this.#options,
+      growth: this.#growth,
+    });
   }
 
   // ——— BF.SCANDUMP / BF.LOADCHUNK ————————————————————————————————————————————————
@@ -288,30 +351,63 @@ export class RedisBloomFilter {
    * The filter as RedisBloom dumps it — the BF.SCANDUMP replies with a non-zero iterator, in order:
    * `[1, header]`, then each link's bits in chunks of at most 16 MiB, `[iterator, bytes]`. Feed the
    * pairs to BF.LOADCHUNK (key, iterator, bytes) to recreate the filter in Redis, or to
-   * {@link RedisBloomFilter.load}. O(L + total bytes); every chunk is a fresh copy.
+   * {@link RedisBloomFilter.fromRedis}. O(L + total bytes); every chunk is a fresh copy.
    */
-  dump(): Array<[number, Uint8Array]> {
-    return dumpChain({ links: this.#links, items: this.#items, options: this.#options, growth: this.#growth });
+  toRedis(): Array<[number, Uint8Array]> {
+    return dumpChain(this.#parts());
   }
 
   /**
-   * A filter from a RedisBloom dump — BF.LOADCHUNK of each `[iterator, bytes]` pair, in order
-   * (as BF.SCANDUMP returned them, or as {@link dump} did). Reads every dump RedisBloom writes,
-   * the legacy 32-bit and power-of-two modes included. Each link must be under 2^32 bytes
-   * (4 GiB); memory is allocated only for bytes the chunks delivered, after all of them arrived.
-   * O(L + total bytes + chunks·log chunks).
+   * A filter from a RedisBloom dump — BF.LOADCHUNK of each `[iterator, bytes]` pair, as
+   * BF.SCANDUMP returned them (or {@link toRedis} did): the header first, then the chunks in any
+   * order that delivers every byte (overlaps allowed, later bytes win, as in RedisBloom). Reads every
+   * dump RedisBloom writes, the legacy 32-bit and power-of-two modes included. Each chunk is copied
+   * as it is read, so a reader may hand every chunk in one reused buffer, and changing a chunk
+   * afterwards does not change the filter. Each link must be under 2^32 bytes (4 GiB); the links are
+   * allocated only after all of their bytes arrived. O(L + total bytes + chunks·log chunks).
    * @throws RedstructFormatError for a header RedisBloom rejects, and also for what it would crash
    *   on or accept as nonsense: a NaN error rate, links of 4 GiB or more, counts above 2^53, a
    *   missing header, a chunk outside every link, or a dump that leaves bytes undelivered;
-   *   TypeError when `chunks` is not an iterable of [number, Uint8Array] pairs.
+   *   TypeError when `chunks` is not an iterable of [number, Uint8Array] pairs (or a chunk's
+   *   buffer was detached).
    */
-  static load(chunks: Iterable<readonly [number, Uint8Array]>): RedisBloomFilter {
-    restoring = loadChain(checkIterable(WHERE, "chunks", chunks));
-    try {
-      return new RedisBloomFilter();
-    } finally {
-      restoring = undefined;
-    }
+  static fromRedis(chunks: Iterable<readonly [number, Uint8Array]>): RedisBloomFilter {
+    return RedisBloomFilter.#adopt(loadChain(checkIterable(WHERE, "chunks", chunks)));
+  }
+
+  // ——— redstruct's format ——————————————————————————————————————————————————————————
+
+  /**
+   * The filter as one buffer in redstruct's format: "RSRB", a version byte, then the same header
+   * and bits as {@link toRedis}'s chunks, unchunked — to store it or send it to a worker. (Redis
+   * itself takes the chunk list.) O(L + total bytes); returns a new array.
+   */
+  toBytes(): Uint8Array {
+    return chainToBytes(this.#parts());
+  }
+
+  /**
+   * Reads a filter written by {@link toBytes}, with every check {@link RedisBloomFilter.fromRedis}
+   * makes of the header, and a length that must be exactly what the header declares. The bits are
+   * copied: changing `bytes` afterwards does not change the filter. O(L + total bytes).
+   * @throws TypeError when `bytes` is not a Uint8Array or its buffer was detached;
+   *   RedstructFormatError for any malformed, truncated or inconsistent input.
+   */
+  static fromBytes(bytes: Uint8Array): RedisBloomFilter {
+    return RedisBloomFilter.#adopt(chainFromBytes(bytes));
+  }
+
+  #parts(): ChainParts {
+    return { links: this.#links, items: this.#items, options: this.#options, growth: this.#growth };
+  }
+
+  /**
+   * Refuses JSON: a filter's state is private, so `JSON.stringify` would give `{}`. Send
+   * {@link toBytes} (or, to Redis, {@link toRedis}) and rebuild with {@link RedisBloomFilter.fromBytes}.
+   * @throws TypeError always.
+   */
+  toJSON(): never {
+    throw notJson(WHERE);
   }
 
   /** Throws an Error naming the first broken invariant (see the module comment). O(L). */

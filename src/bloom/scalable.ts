@@ -15,21 +15,34 @@
  * strict shape for (cap_i, p_i); every link but the last holds exactly cap_i items, the last at most
  * cap_last; each link's own invariants hold.
  *
- * Costs, for L links: `add` O(L·k + |value|) — it checks every link first (an element already in
+ * Construction checks that the chain can grow: unless it is non-scaling, the second link must be
+ * possible (its error share a positive double, its size at most 2^31 − 1 bits), so a chain that
+ * could never take item capacity + 1 is a RangeError naming the option at fault, not a filter
+ * whose every add past capacity throws. A chain that can grow stops at the first link that cannot
+ * exist (2^31 bits or more, an error share that underflows): `add` then throws a RangeError
+ * before changing anything.
+ *
+ * Costs, for L links: `add` O(L·k + |item|) — it checks every link first (an item already in
  * an older link must not be added again, or the item counts would drift), then sets k bits in the
  * newest link, creating a new link (O(m_new/32) to allocate) when that one is full; `has`
- * O(L·k + |value|), stopping at the first link that answers yes; `info`/`count` O(L);
- * `toBytes`/`fromBytes` O(total bits/32).
+ * O(L·k + |item|), stopping at the first link that answers yes; `info`/`count`/`size` O(L);
+ * `clone`/`toBytes`/`fromBytes` O(total bits/32).
+ *
+ * No `merge`: two chains' links are sized for their own capacities and each link's item count
+ * drives growth (every link but the last holds exactly its capacity). OR-ing link i into link i
+ * would leave a link holding more items than it was sized for, breaking the chain's error bound,
+ * with counts that are only estimates; a union of chains is built by adding the items to one.
  *
  * Serialized form (little-endian, version 1): "RSSB", version u8 = 1, flags u8 (bit 0 =
  * non-scaling), two zero bytes, capacity u64, errorRate f64, tightening f64, expansion u32, link
  * count u32, then each link in BloomFilter's own serialized form.
  */
-import type { Item } from "../hash/element.js";
+import { checkItem, type Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
+import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
 import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
-import { BloomFilter, HEADER_BYTES } from "./filter.js";
+import { HEADER_BYTES } from "./bits.js";
+import { addHashed, BloomFilter, hasHashed, readFilter, writeFilter } from "./filter.js";
 import { hashElement } from "./hashing.js";
 import { checkCapacity, checkErrorRate, MAX_BITS, strictParameters } from "./params.js";
 
@@ -37,8 +50,11 @@ const WHERE = "ScalableBloomFilter";
 const MAGIC = "RSSB";
 const VERSION = 1;
 const MAX_EXPANSION = 1024;
-/** True only while fromBytes constructs the instance it will fill with the serialized links. */
-let restoring = false;
+/**
+ * Key of an options object fromBytes passes to the constructor: build without a first link, the
+ * serialized links follow. A symbol known only to this module (checkOptions sees string keys only).
+ */
+const RESTORING = Symbol("restoring");
 
 /** Options of {@link ScalableBloomFilter} (BF.RESERVE key error_rate capacity [EXPANSION e] [NONSCALING]). */
 export interface ScalableBloomFilterOptions {
@@ -65,16 +81,25 @@ export interface ScalableBloomFilterOptions {
   nonScaling?: boolean;
 }
 
+/** Options of {@link ScalableBloomFilter.from}: the constructor's, with the capacity optional. */
+export interface ScalableBloomFilterFromOptions extends Omit<ScalableBloomFilterOptions, "capacity"> {
+  /**
+   * Items the first link holds, a positive integer.
+   * @defaultValue the number of items given (at least 1)
+   */
+  capacity?: number;
+}
+
 /** What {@link ScalableBloomFilter.info} returns — the fields of BF.INFO. */
 export interface BloomInfo {
   /** Total items all links can hold before the next growth (BF.INFO "Capacity"). */
   capacity: number;
-  /** Bytes of all bit arrays (BF.INFO "Size"). */
-  bytes: number;
+  /** Bytes of all bit arrays, the chain's {@link ScalableBloomFilter.byteLength} (BF.INFO "Size"). */
+  byteLength: number;
   /** Number of links (BF.INFO "Number of filters"). */
   filters: number;
-  /** Values added (adds that returned true; BF.INFO "Number of items inserted"). */
-  items: number;
+  /** Items added (adds that returned true), the chain's `size` (BF.INFO "Number of items inserted"). */
+  size: number;
   /** Capacity factor between links (BF.INFO "Expansion rate"); 0 when non-scaling, as in Redis. */
   expansion: number;
   /** The chain's error-rate bound. */
@@ -104,7 +129,11 @@ export class ScalableBloomFilter {
 
   /**
    * Creates a chain with one empty link of `capacity` items at errorRate·tightening (BF.RESERVE).
-   * @throws TypeError/RangeError for a bad option (see {@link ScalableBloomFilterOptions}).
+   * Unless `nonScaling`, the second link (capacity·expansion items at errorRate·tightening²) must
+   * be possible too, so that the chain can grow at all. O(first link's bits/32).
+   * @throws TypeError/RangeError for a bad option (see {@link ScalableBloomFilterOptions}); a
+   *   RangeError naming the option at fault when the first link cannot exist, or when a scaling
+   *   chain could never add its second link.
    */
   constructor(options: ScalableBloomFilterOptions) {
     if (options === undefined) {
@@ -120,8 +149,6 @@ export class ScalableBloomFilter {
     if (!(t > 0 && t <= 0.5)) throw rangeError(WHERE, "tightening", t, "a number in (0, 0.5]");
     this.#tightening = t;
     this.#nonScaling = checkFlag(WHERE, "nonScaling", o.nonScaling, false);
-    // fromBytes brings its own links: it must not allocate a first link (up to 256 MiB) on the say
-    // of a header it has not yet checked against the input's length.
     // The first link must exist. Its error share errorRate·tightening is a positive double here or
     // the product underflowed; its capacity is a safe integer; so only its size can fail, and since a
     // single item fits at any positive rate (≤ 7.3·10^6 bits at 5e-324), that is the capacity's doing.
@@ -140,7 +167,58 @@ export class ScalableBloomFilter {
         `small enough for a first link of at most 2^31 − 1 bits at errorRate × tightening = ${this.#errorRate * this.#tightening}`,
       );
     }
-    if (!restoring) this.#grow();
+    if (!this.#nonScaling) this.#checkGrowth();
+    // fromBytes brings its own links: it must not allocate a first link (up to 256 MiB) on the say
+    // of a header it has not yet checked against the input's length.
+    if (!(RESTORING in options)) this.#grow();
+  }
+
+  /**
+   * Throws a RangeError naming the option at fault when the second link cannot exist: its error
+   * share underflows (tightening); it needs 2^31 bits or more, or its capacity passes 2^53 − 1
+   * (expansion, or the capacity itself when even capacity items at that share would not fit).
+   */
+  #checkGrowth(): void {
+    const second = this.#linkShape(1);
+    if (typeof second !== "string") return;
+    const error = this.#errorRate * this.#tightening ** 2;
+    let param = "tightening";
+    let value = this.#tightening;
+    if (error > 0) {
+      const alone = this.#expansion > 1 && strictParameters(this.#capacity, error, MAX_BITS, WHERE).bits <= MAX_BITS;
+      [param, value] = alone ? ["expansion", this.#expansion] : ["capacity", this.#capacity];
+    }
+    throw rangeError(
+      WHERE,
+      param,
+      value,
+      `one that leaves room for a second link (capacity × expansion = ${this.#capacity * this.#expansion} items ` +
+        `at errorRate × tightening² = ${error}: ${second}); for a filter that never grows, set nonScaling: true`,
+    );
+  }
+
+  /**
+   * A chain holding `items`, its first link sized for `capacity` items (by default the number of
+   * `items`, at least 1) — BF.RESERVE then BF.MADD. O(n·L·k + bits/32).
+   * @throws TypeError unless `items` is a sync iterable of items (a lone string is refused);
+   *   TypeError/RangeError for a bad option, as the constructor; RangeError when a non-scaling
+   *   chain is too small for the items.
+   */
+  static from(items: Iterable<Item>, options: ScalableBloomFilterFromOptions): ScalableBloomFilter {
+    if (options === undefined) {
+      throw typeError(WHERE, "options", options, "{ errorRate, capacity?, expansion?, tightening?, nonScaling? }");
+    }
+    const o = checkOptions(WHERE, options, ["capacity", "errorRate", "expansion", "tightening", "nonScaling"]);
+    checkErrorRate(WHERE, o.errorRate);
+    let list: Iterable<Item> = checkIterable(WHERE, "items", items);
+    let capacity = o.capacity;
+    if (capacity === undefined) {
+      list = Array.isArray(items) ? items : Array.from(items);
+      capacity = Math.max(1, (list as Item[]).length);
+    }
+    const sbf = new ScalableBloomFilter({ ...o, capacity } as ScalableBloomFilterOptions);
+    sbf.addAll(list);
+    return sbf;
   }
 
   /**
@@ -173,25 +251,25 @@ export class ScalableBloomFilter {
   // ——— set operations (BF.ADD / BF.EXISTS / BF.MADD / BF.MEXISTS) ——————————————
 
   /**
-   * Adds `value` unless some link already (probably) holds it. Returns true when it was added —
-   * BF.ADD's 1. When the newest link is full a new one is appended first (O(new bits/32)), or, in
-   * non-scaling mode, a RangeError is thrown and nothing changes. O(L·k + |value|) otherwise, no
-   * allocation.
-   * @throws TypeError for a non-element; RangeError when full and non-scaling, or when the next
-   *   link would need 2^31 bits or more.
+   * Adds `item` unless some link already (probably) holds it — BF.ADD. Returns true when it was
+   * added (BF.ADD's 1). When the newest link is full a new one is appended first (O(new bits/32)),
+   * or, in non-scaling mode, a RangeError is thrown. O(L·k + |item|) otherwise, no allocation.
+   * Whatever it throws, it throws before anything changes.
+   * @throws TypeError for a non-item; RangeError when full and non-scaling, or when the next
+   *   link cannot exist (2^31 bits or more, an error share that underflows).
    */
-  add(value: Item): boolean {
-    hashElement(value);
+  add(item: Item): boolean {
+    hashElement(checkItem(WHERE, "item", item));
     const links = this.#links;
     const top = links.length - 1;
-    for (let i = top - 1; i >= 0; i--) if (links[i]!._hasHashed()) return false;
+    for (let i = top - 1; i >= 0; i--) if (hasHashed(links[i]!)) return false;
     let last = links[top]!;
     // While the newest link has room, adding to it is also its membership test: when all k bits
-    // are already set, _addHashed changes nothing and returns false, exactly as checking first
+    // are already set, addHashed changes nothing and returns false, exactly as checking first
     // would — one probe pass instead of two.
-    if (last.size < this.#linkCapacity[top]!) return last._addHashed();
-    if (last._hasHashed()) return false;
-    // The newest link is full and the value is new: a new link (or, non-scaling, an error).
+    if (last.size < this.#linkCapacity[top]!) return addHashed(last);
+    if (hasHashed(last)) return false;
+    // The newest link is full and the item is new: a new link (or, non-scaling, an error).
     if (this.#nonScaling) {
       throw new RangeError(
         `redstruct/${WHERE}: the filter is full (non-scaling, capacity ${this.#capacity}); ` +
@@ -199,47 +277,57 @@ export class ScalableBloomFilter {
       );
     }
     last = this.#grow();
-    return last._addHashed();
+    return addHashed(last);
   }
 
   /**
-   * True when `value` is probably present, false when it certainly is not — BF.EXISTS. Never a
-   * false negative; false positives at most errorRate. O(L·k + |value|), newest link first, no
+   * True when `item` is probably present, false when it certainly is not — BF.EXISTS. Never a
+   * false negative; false positives at most errorRate. O(L·k + |item|), newest link first, no
    * side effect.
+   * @throws TypeError for a non-item.
    */
-  has(value: Item): boolean {
-    hashElement(value);
+  has(item: Item): boolean {
+    hashElement(checkItem(WHERE, "item", item));
     const links = this.#links;
-    for (let i = links.length - 1; i >= 0; i--) if (links[i]!._hasHashed()) return true;
+    for (let i = links.length - 1; i >= 0; i--) if (hasHashed(links[i]!)) return true;
     return false;
   }
 
   /**
-   * `add` for each value, in order — BF.MADD. Stops at the first error (earlier adds stay).
-   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused).
+   * `add` for each item, in order — BF.MADD. Stops at the first error: the items before it stay
+   * added, the one that failed is not.
+   * @throws TypeError unless `items` is a sync iterable (a lone string is refused) of items;
+   *   RangeError as {@link add}.
    */
-  addAll(values: Iterable<Item>): boolean[] {
-    return Array.from(checkIterable(WHERE, "values", values), (v) => this.add(v));
+  addAll(items: Iterable<Item>): boolean[] {
+    return Array.from(checkIterable(WHERE, "items", items), (item) => this.add(item));
   }
 
   /**
-   * `has` for each value — BF.MEXISTS. No side effect.
-   * @throws TypeError unless `values` is a sync iterable of elements (a lone string is refused).
+   * `has` for each item — BF.MEXISTS. No side effect.
+   * @throws TypeError unless `items` is a sync iterable (a lone string is refused) of items.
    */
-  hasAll(values: Iterable<Item>): boolean[] {
-    return Array.from(checkIterable(WHERE, "values", values), (v) => this.has(v));
+  hasAll(items: Iterable<Item>): boolean[] {
+    return Array.from(checkIterable(WHERE, "items", items), (item) => this.has(item));
   }
 
   // ——— estimates and info ————————————————————————————————————————————————————
 
-  /** Values added (adds that returned true), like BF.CARD. O(L). */
+  /** Items added (adds that returned true) — BF.CARD. O(L). */
   get size(): number {
     let n = 0;
     for (const link of this.#links) n += link.size;
     return n;
   }
 
-  /** Number of links. */
+  /** Bytes of all links' bit arrays (BF.INFO "Size" counts the same). O(L). */
+  get byteLength(): number {
+    let n = 0;
+    for (const link of this.#links) n += link.byteLength;
+    return n;
+  }
+
+  /** Number of links. O(1). */
   get filters(): number {
     return this.#links.length;
   }
@@ -264,18 +352,16 @@ export class ScalableBloomFilter {
   /** The BF.INFO fields (see {@link BloomInfo}). O(L). */
   info(): BloomInfo {
     let capacity = 0;
-    let bytes = 0;
     let bits = 0;
     for (let i = 0; i < this.#links.length; i++) {
       capacity += this.#linkCapacity[i]!;
-      bytes += this.#links[i]!.byteLength;
       bits += this.#links[i]!.bits;
     }
     return {
       capacity,
-      bytes,
+      byteLength: this.byteLength,
       filters: this.#links.length,
-      items: this.size,
+      size: this.size,
       expansion: this.#nonScaling ? 0 : this.#expansion,
       errorRate: this.#errorRate,
       tightening: this.#tightening,
@@ -283,7 +369,7 @@ export class ScalableBloomFilter {
     };
   }
 
-  /** Drops every link but a fresh first one. O(first link's bits/32). */
+  /** Drops every link but a fresh first one: what BF.RESERVE made. O(first link's bits/32). */
   clear(): void {
     this.#links = [];
     this.#linkCapacity = [];
@@ -291,23 +377,26 @@ export class ScalableBloomFilter {
     this.#grow();
   }
 
-  /** An independent copy. O(total bits/32). */
+  /** An independent copy: same options, links and counts. O(total bits/32). */
   clone(): ScalableBloomFilter {
-    const copy = this.#emptyLike();
+    const copy = new ScalableBloomFilter(this.#options(true));
     copy.#links = this.#links.map((l) => l.clone());
     copy.#linkCapacity = this.#linkCapacity.slice();
     copy.#linkError = this.#linkError.slice();
     return copy;
   }
 
-  #emptyLike(): ScalableBloomFilter {
-    return new ScalableBloomFilter({
+  /** This chain's options, with the key that makes the constructor skip the first link when `bare`. */
+  #options(bare: boolean): ScalableBloomFilterOptions {
+    const o: ScalableBloomFilterOptions = {
       capacity: this.#capacity,
       errorRate: this.#errorRate,
       expansion: this.#expansion,
       tightening: this.#tightening,
       nonScaling: this.#nonScaling,
-    });
+    };
+    if (bare) (o as { [RESTORING]?: true })[RESTORING] = true;
+    return o;
   }
 
   /** Throws an Error describing the first broken invariant (see the module comment). O(total bits/32). */
@@ -340,10 +429,13 @@ export class ScalableBloomFilter {
 
   // ——— serialization ——————————————————————————————————————————————————————————
 
-  /** The chain as bytes (see the module comment). O(total bits/32); returns a new array. */
+  /**
+   * The chain as bytes (see the module comment), to store or send to a worker. O(total bits/32);
+   * returns a new array.
+   */
   toBytes(): Uint8Array {
     let size = 4 + 4 + 8 + 8 + 8 + 4 + 4;
-    for (const link of this.#links) size += link.serializedByteLength;
+    for (const link of this.#links) size += HEADER_BYTES + link.byteLength;
     const w = new ByteWriter(size);
     w.magic(MAGIC)
       .u8(VERSION)
@@ -351,15 +443,17 @@ export class ScalableBloomFilter {
       .u8(0)
       .u8(0);
     w.u53(this.#capacity).f64(this.#errorRate).f64(this.#tightening).u32(this.#expansion).u32(this.#links.length);
-    for (const link of this.#links) link._write(w);
+    for (const link of this.#links) writeFilter(link, w);
     return w.finish();
   }
 
   /**
-   * Reads a chain written by {@link toBytes}, validating the header, every link (each must have
-   * exactly the shape the options imply, hold exactly its capacity unless it is the last) and the
-   * total length.
-   * @throws RedstructFormatError for any malformed, truncated or inconsistent input (or not a Uint8Array).
+   * Reads a chain written by {@link toBytes}, validating the header (its options must be ones the
+   * constructor accepts), every link (each must have exactly the shape the options imply, hold
+   * exactly its capacity unless it is the last) and the total length. The bits are copied:
+   * changing `bytes` afterwards does not change the chain. O(total bits/32).
+   * @throws TypeError when `bytes` is not a Uint8Array or its buffer was detached;
+   *   RedstructFormatError for any malformed, truncated or inconsistent input.
    */
   static fromBytes(bytes: Uint8Array): ScalableBloomFilter {
     const r = new ByteReader(bytes, WHERE);
@@ -373,21 +467,16 @@ export class ScalableBloomFilter {
     const expansion = r.u32("the expansion");
     const count = r.u32("the link count");
     let sbf: ScalableBloomFilter;
-    restoring = true;
     try {
-      sbf = new ScalableBloomFilter({ capacity, errorRate, expansion, tightening, nonScaling: flags === 1 });
+      const options = { capacity, errorRate, expansion, tightening, nonScaling: flags === 1, [RESTORING]: true };
+      sbf = new ScalableBloomFilter(options);
     } catch (e) {
       throw formatError(WHERE, `bad header: ${(e as Error).message}`);
-    } finally {
-      restoring = false;
     }
     if (count < 1 || count > r.remaining / (HEADER_BYTES + 4)) throw formatError(WHERE, `bad link count ${count}`);
     if (flags === 1 && count !== 1) throw formatError(WHERE, `a non-scaling filter with ${count} links`);
-    sbf.#links = [];
-    sbf.#linkCapacity = [];
-    sbf.#linkError = [];
     for (let i = 0; i < count; i++) {
-      const link = BloomFilter._read(r);
+      const link = readFilter(r);
       const shape = sbf.#linkShape(i);
       if (
         typeof shape === "string" ||
@@ -401,7 +490,7 @@ export class ScalableBloomFilter {
       if (full ? link.size !== shape.capacity : link.size > shape.capacity) {
         throw formatError(WHERE, `link ${i} claims ${link.size} items for capacity ${shape.capacity}`);
       }
-      // Links only ever take adds (no union), and each add that counts sets a new bit.
+      // Links only ever take adds (no merge), and each add that counts sets a new bit.
       if (link.size > link.setBits) {
         throw formatError(WHERE, `link ${i} claims ${link.size} items with ${link.setBits} bits set`);
       }
@@ -411,5 +500,14 @@ export class ScalableBloomFilter {
     }
     r.end();
     return sbf;
+  }
+
+  /**
+   * Refuses JSON: a chain's state is private, so `JSON.stringify` would give `{}`. Send
+   * {@link toBytes} instead and rebuild with {@link ScalableBloomFilter.fromBytes}.
+   * @throws TypeError always.
+   */
+  toJSON(): never {
+    throw notJson(WHERE);
   }
 }

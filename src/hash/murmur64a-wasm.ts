@@ -12,15 +12,22 @@
  * The module is assembled below from its instructions (no build step, no binary blob): one page of
  * memory; bytes 0–7 hold the seed and then h1, 8–15 h2, 16–23 and 24–31 the two remainders as
  * float64, and the item's bytes start at 32. `chain(len, m)` runs the two passes over them and
- * then `rem(m)`, which reduces h1 and h2 modulo m (an integer below 2^53). The memory grows when an item needs
- * it and never shrinks. Items are copied in: ASCII strings by a loop of int32 stores, other strings
- * with `TextEncoder.encodeInto` (the same UTF-8 as everywhere else), byte arrays with `set`, numbers
- * and bigints as their decimal strings.
+ * then `rem(m)`, which reduces h1 and h2 modulo m (an integer below 2^53). Items are copied in:
+ * ASCII strings by a loop of int32 stores, other strings with `TextEncoder.encodeInto` (the same
+ * UTF-8 as everywhere else), byte arrays with `set`, numbers and bigints as their decimal strings.
+ *
+ * Memory bound: a WebAssembly memory can grow but never shrink, so it only takes items of at most
+ * {@link MAX_ITEM_BYTES} (64 KiB) bytes — UTF-8 bytes for strings. {@link WasmMurmur.chainInto}
+ * returns false for a longer item, which the caller then hashes with the JavaScript MurmurHash64A
+ * (src/hash/murmur64a.ts; the same bits). The memory therefore never passes two 64 KiB pages,
+ * whatever was hashed.
  */
 import { type Item, sourceOf } from "./element.js";
 
 const encoder = new TextEncoder();
 
+/** Largest item, in bytes, the module hashes: a longer one is left to the JavaScript hash. */
+export const MAX_ITEM_BYTES = 1 << 16;
 /** Most positions one {@link WasmMurmur.positions} call computes (RedisBloom's largest k is 1075). */
 export const MAX_POSITIONS = 1100;
 /** Byte offset of the positions, then of the item, in the module's memory. */
@@ -239,7 +246,7 @@ export class WasmMurmur {
   #bytes: Uint8Array;
   #words: Uint32Array;
   #floats: Float64Array;
-  /** The memory from the item's offset on: where encodeInto and set write. */
+  /** The memory from the item's offset on, at most MAX_ITEM_BYTES long: where encodeInto and set write. */
   #input: Uint8Array;
   /** Where {@link positions} writes. */
   #positions: Float64Array;
@@ -251,7 +258,7 @@ export class WasmMurmur {
     this.#bytes = new Uint8Array(exports.memory.buffer);
     this.#words = new Uint32Array(exports.memory.buffer, 0, 4);
     this.#floats = new Float64Array(exports.memory.buffer, 16, 2);
-    this.#input = new Uint8Array(exports.memory.buffer, DATA);
+    this.#input = inputView(exports.memory.buffer);
     this.#ints = new Int32Array(exports.memory.buffer);
     this.#positions = new Float64Array(exports.memory.buffer, POSITIONS, MAX_POSITIONS);
   }
@@ -266,7 +273,7 @@ export class WasmMurmur {
     this.#bytes = new Uint8Array(buffer);
     this.#words = new Uint32Array(buffer, 0, 4);
     this.#floats = new Float64Array(buffer, 16, 2);
-    this.#input = new Uint8Array(buffer, DATA);
+    this.#input = inputView(buffer);
     this.#ints = new Int32Array(buffer);
     this.#positions = new Float64Array(buffer, POSITIONS, MAX_POSITIONS);
   }
@@ -313,17 +320,24 @@ export class WasmMurmur {
 
   /**
    * h1 = MurmurHash64A(value, seed), h2 = MurmurHash64A(value, h1) into `out` as [h1 low, h1 high,
-   * h2 low, h2 high]. O(|value|); no allocation.
+   * h2 low, h2 high], and true; false, with `out` untouched, when the item's bytes (UTF-8 for a
+   * string) exceed {@link MAX_ITEM_BYTES} — hash it in JavaScript then.
+   * O(|value|); no allocation for ASCII strings and byte arrays.
    */
-  chainInto(value: Item, seedHi: number, seedLo: number, out: Uint32Array): void {
+  chainInto(value: Item, seedHi: number, seedLo: number, out: Uint32Array): boolean {
     const src = sourceOf(value);
     let len: number;
+    // A string of n UTF-16 units has at least n UTF-8 bytes: longer than the bound, it cannot fit.
+    if (src.length > MAX_ITEM_BYTES) return false;
     if (typeof src === "string") {
       len = this.#copyAscii(src);
       if (len < 0) {
         // Not ASCII: its UTF-8 bytes (at most 3 per UTF-16 unit), the same as everywhere else.
-        this.#room(3 * src.length);
-        len = encoder.encodeInto(src, this.#input).written;
+        // #input holds at most MAX_ITEM_BYTES: a string that does not fit is only partly read.
+        this.#room(Math.min(3 * src.length, MAX_ITEM_BYTES));
+        const done = encoder.encodeInto(src, this.#input);
+        if (done.read < src.length) return false;
+        len = done.written;
       }
     } else {
       len = src.length;
@@ -338,6 +352,7 @@ export class WasmMurmur {
     out[1] = words[1]!;
     out[2] = words[2]!;
     out[3] = words[3]!;
+    return true;
   }
 
   /**
@@ -358,6 +373,11 @@ export class WasmMurmur {
     out[0] = this.#floats[0]!;
     out[1] = this.#floats[1]!;
   }
+}
+
+/** The module's memory from the item's offset on, at most {@link MAX_ITEM_BYTES} long. */
+function inputView(buffer: ArrayBuffer): Uint8Array {
+  return new Uint8Array(buffer, DATA, Math.min(buffer.byteLength - DATA, MAX_ITEM_BYTES));
 }
 
 function instantiate(): WasmMurmur | undefined {

@@ -64,27 +64,38 @@ export function expectBatchesMirrorSingles(make: () => TestedFilter, a: readonly
   expect(x.toBytes()).toEqual(y.toBytes());
 }
 
-/** What {@link expectUnionAndIntersect} needs of a filter class. */
+/** What {@link expectMergeUnionIntersect} needs of a filter. */
 interface MergeableFilter<F> {
   addAll(values: Iterable<Item>): boolean[];
   has(v: Item): boolean;
   clone(): F;
-  union(other: F): F;
-  intersect(other: F): F;
+  merge(...others: F[]): F;
   checkInvariants(): void;
   toBytes(): Uint8Array;
   readonly setBits: number;
+  readonly size: number;
+}
+
+/** What {@link expectMergeUnionIntersect} needs of a filter class: its statics. */
+interface MergeableClass<F> {
+  fromBytes(bytes: Uint8Array): F;
+  union(filters: Iterable<F>): F;
+  intersect(filters: Iterable<F>): F;
 }
 
 /**
- * Builds filters `make()` of `a`, of `b` and of both, and checks: `a ∪ b` has exactly the bits of
- * the filter of both (after the 40-byte header) and no false negative, also after a round trip
- * through `fromBytes`; `a ∩ b` keeps every common value and no more bits than either; and the
- * clones used for both left the filter of `a` as it was.
+ * Builds filters `make()` of `a`, of `b` and of both, and checks:
+ * - `merge` in place: `fa.clone().merge(fb)` has exactly the bits of the filter of both (after the
+ *   40-byte header) and no false negative, also after a round trip through `fromBytes`, returns the
+ *   filter it was called on, and `merge([fb])` (one iterable) is the same as `merge(fb)`;
+ * - static `union([fa, fb])` is a new filter with the same bytes as the merge, leaving both inputs as
+ *   they were;
+ * - static `intersect([fa, fb])` keeps every common value and no more bits than either, leaving both
+ *   inputs as they were; `intersect([fa])` and `union([fa])` are copies of `fa`.
  */
-export function expectUnionAndIntersect<F extends MergeableFilter<F>>(
+export function expectMergeUnionIntersect<F extends MergeableFilter<F>>(
   make: () => F,
-  fromBytes: (bytes: Uint8Array) => F,
+  Class: MergeableClass<F>,
   a: readonly Item[],
   b: readonly Item[],
 ): void {
@@ -95,18 +106,34 @@ export function expectUnionAndIntersect<F extends MergeableFilter<F>>(
   fb.addAll(b);
   both.addAll(a);
   both.addAll(b);
-  const before = fa.toBytes();
-  const u = fa.clone().union(fb);
+  const beforeA = fa.toBytes();
+  const beforeB = fb.toBytes();
+
+  const target = fa.clone();
+  const m = target.merge(fb);
+  expect(m).toBe(target);
+  m.checkInvariants();
+  expect(m.toBytes().subarray(40)).toEqual(both.toBytes().subarray(40));
+  for (const v of [...a, ...b]) expect(m.has(v)).toBe(true);
+  expect(fa.clone().merge([fb]).toBytes()).toEqual(m.toBytes());
+
+  const u = Class.union([fa, fb]);
+  expect(u).not.toBe(fa);
   u.checkInvariants();
-  expect(u.toBytes().subarray(40)).toEqual(both.toBytes().subarray(40));
-  for (const v of [...a, ...b]) expect(u.has(v)).toBe(true);
-  const i = fa.clone().intersect(fb);
+  expect(u.toBytes()).toEqual(m.toBytes());
+
+  const i = Class.intersect([fa, fb]);
   i.checkInvariants();
   const inB = new Set(b.map(elementKey));
   for (const v of a) if (inB.has(elementKey(v))) expect(i.has(v)).toBe(true);
   expect(i.setBits).toBeLessThanOrEqual(Math.min(fa.setBits, fb.setBits));
-  const back = fromBytes(u.toBytes());
+
+  expect(Class.union([fa]).toBytes()).toEqual(beforeA);
+  expect(Class.intersect([fa]).toBytes()).toEqual(beforeA);
+
+  const back = Class.fromBytes(u.toBytes());
   back.checkInvariants();
   for (const v of [...a, ...b]) expect(back.has(v)).toBe(true);
-  expect(fa.toBytes()).toEqual(before);
+  expect(fa.toBytes()).toEqual(beforeA);
+  expect(fb.toBytes()).toEqual(beforeB);
 }

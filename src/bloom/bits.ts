@@ -1,0 +1,206 @@
+/**
+ * What the two fixed-size filters (BloomFilter, BlockedBloomFilter) share (internal): the population
+ * count of their words, the bound on the item count a fill allows, the word-wise OR/AND of a merge,
+ * the checks of the filters handed to `merge` / `union` / `intersect`, and the options of `from`.
+ */
+import type { Item } from "../hash/element.js";
+import { typeError } from "../internal/errors.js";
+import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
+import { checkCapacity, checkErrorRate } from "./params.js";
+
+/** Bytes of the serialized header of both fixed-size filters ("RSBF", "RSBB"), before the words. */
+export const HEADER_BYTES = 40;
+
+/** Population count of a 32-bit word (SWAR). */
+function popcount32(v: number): number {
+  v -= (v >>> 1) & 0x55555555;
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) as number;
+}
+
+/** Number of set bits in `words[from, to)`. */
+export function popcount(words: Uint32Array, from = 0, to = words.length): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n += popcount32(words[i]!);
+  return n;
+}
+
+/**
+ * The fill counters every filter keeps beside its words: `setBits` is their population count, and
+ * `items` is an integer in [1, maxItems] when some bit is set, 0 when none is. Throws through `fail`.
+ */
+export function checkFillCounters(
+  words: Uint32Array,
+  setBits: number,
+  items: number,
+  maxItems: number,
+  fail: (msg: string) => never,
+): void {
+  const set = popcount(words);
+  if (set !== setBits) fail(`setBits ${setBits} but ${set} bits are set`);
+  if (!Number.isInteger(items) || items < 0) fail(`items ${items}`);
+  if ((set === 0) !== (items === 0)) fail(`items ${items} with ${set} bits set`);
+  if (items > maxItems) fail(`items ${items} with ${set} bits set (at most ${maxItems} can be)`);
+}
+
+/**
+ * The most items a filter whose fill is `setBits` plus `excess` can report. Each add that returns
+ * true sets at least one new bit, so adds alone give items ≤ X (set bits). A merge sets items to the
+ * rounded fill estimate n̂(X₀), which exceeds X₀ when the filter is overfull; later adds raise items
+ * and X alike. n̂(x) − x is convex and 0 at x = 0, so its positive part g⁺ never falls as bits are
+ * set: items ≤ X + g⁺ + ½, with g⁺ taken at the current fill (`excess`, see the callers). Rounding
+ * slack (relative 2^-40) keeps a float's last bit from refusing a true header.
+ */
+export function maxItemsFor(setBits: number, excess: number): number {
+  return setBits === 0 ? 0 : Math.floor(setBits + excess * (1 + 2 ** -40) + 0.5 + 1e-9);
+}
+
+/**
+ * g⁺(x) = max(0, n̂(x) − x) for a run of `size` bits probed `hashes` times, at x = min(set, size − 1):
+ * a merge at full fill makes items = size exactly (itemsAfterMerge), a case the callers bound apart.
+ */
+export function fillExcess(set: number, size: number, hashes: number): number {
+  const x = Math.min(set, size - 1);
+  const g = (-size / hashes) * Math.log1p(-x / size) - x;
+  return g > 0 ? g : 0;
+}
+
+/**
+ * The item count a filter reports after a merge that set or cleared bits, where the exact figure is
+ * unknowable: the fill estimate, at least 1 when any bit is set (so "set bits ⇔ items" survives a
+ * round trip), and the bit count once the estimate is infinite (every bit, or a block, full).
+ */
+export function itemsAfterMerge(setBits: number, estimate: number, bits: number): number {
+  if (setBits === 0) return 0;
+  return Number.isFinite(estimate) ? Math.max(1, Math.round(estimate)) : bits;
+}
+
+/** `a[i] |= b[i]` (union) or `a[i] &= b[i]` (intersection) over equal-length word arrays. */
+export function mergeWords(a: Uint32Array, b: Uint32Array, op: "union" | "intersect"): void {
+  if (op === "union") for (let i = 0; i < a.length; i++) a[i] = a[i]! | b[i]!;
+  else for (let i = 0; i < a.length; i++) a[i] = a[i]! & b[i]!;
+}
+
+/** A filter class as the argument checks see it: its constructor and its brand check. */
+export interface FilterClass<T> {
+  /** The class, for `instanceof` and the other-copy check. */
+  readonly type: abstract new (
+    ...args: never[]
+  ) => T;
+  /** True only for an object the class's constructor built (its private fields exist). */
+  is(value: unknown): value is T;
+}
+
+/**
+ * `value` when it is a filter of `filter.type` that its constructor built. An object that only
+ * shares the prototype (`Object.create(BloomFilter.prototype)`) passes `instanceof` but has none of
+ * the private state: it is named here, not left to fail later as "Cannot read private member".
+ * @throws TypeError naming `param`.
+ */
+export function checkFilter<T>(where: string, param: string, value: unknown, filter: FilterClass<T>): T {
+  if (filter.is(value)) return value;
+  if (value instanceof filter.type) {
+    throw new TypeError(
+      `redstruct/${where}: ${param} has ${where}.prototype but was not built by new ${where}() ` +
+        `(an Object.create(${where}.prototype)?); build it with new ${where}() or ${where}.fromBytes()`,
+    );
+  }
+  const kind = objectKind(value);
+  if (kind !== undefined && kind !== `a ${where}`) {
+    throw new TypeError(`redstruct/${where}: ${param} must be a ${where}, got ${kind}`);
+  }
+  return checkInstance(where, param, value, filter.type);
+}
+
+/**
+ * "a BlockedBloomFilter", "a plain object": what an object argument is, for messages (describe()
+ * renders every object as "[object Object]"); undefined for null, primitives, arrays and byte arrays.
+ */
+function objectKind(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof Uint8Array) return;
+  const ctor = (value as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof ctor === "string" && ctor !== "" && ctor !== "Object" ? `a ${ctor}` : "a plain object";
+}
+
+/**
+ * The filters given to `merge(...others)`: the arguments themselves, or the elements of one
+ * iterable argument (a filter is not iterable, so the two forms cannot be confused). Every one is
+ * checked before the caller changes anything.
+ */
+export function mergeArguments<T>(where: string, args: readonly unknown[], filter: FilterClass<T>): T[] {
+  let list: readonly unknown[] = args;
+  const only = args[0];
+  if (
+    args.length === 1 &&
+    only !== null &&
+    typeof only === "object" &&
+    typeof (only as Iterable<unknown>)[Symbol.iterator] === "function"
+  ) {
+    list = Array.from(checkIterable(where, "others", only as Iterable<unknown>));
+  }
+  return list.map((x, i) => checkFilter(where, `others[${i}]`, x, filter));
+}
+
+/**
+ * The filters given to a static `union` / `intersect`: one iterable of at least one filter. Filters
+ * passed as separate arguments are refused with the array form spelled out.
+ * @throws TypeError for separate arguments, a non-iterable or a non-filter; RangeError for none.
+ */
+export function combineArguments<T>(
+  where: string,
+  method: string,
+  filters: unknown,
+  argumentCount: number,
+  filter: FilterClass<T>,
+): T[] {
+  if (argumentCount > 1 || filters instanceof filter.type) {
+    throw new TypeError(
+      `redstruct/${where}: ${method} takes one iterable of filters, got ${argumentCount === 1 ? `a ${where}` : `${argumentCount} arguments`}; ` +
+        `pass them in an array: ${where}.${method}([a, b])`,
+    );
+  }
+  const kind = objectKind(filters);
+  const o = filters as Partial<Iterable<unknown> & AsyncIterable<unknown>>;
+  if (kind !== undefined && typeof o[Symbol.iterator] !== "function" && typeof o[Symbol.asyncIterator] !== "function") {
+    throw new TypeError(`redstruct/${where}: filters must be an iterable of ${where}s, got ${kind}`);
+  }
+  const list = Array.from(checkIterable(where, "filters", filters as Iterable<unknown>), (x, i) =>
+    checkFilter(where, `filters[${i}]`, x, filter),
+  );
+  if (list.length === 0) {
+    throw new RangeError(`redstruct/${where}: filters must hold at least one ${where}, got none`);
+  }
+  return list;
+}
+
+/** Options of {@link BloomFilter.from} and {@link BlockedBloomFilter.from}. */
+export interface BloomFilterFromOptions {
+  /** Target false-positive rate at `capacity` items, 0 < p < 1. */
+  errorRate: number;
+  /**
+   * Items the filter is sized for, a positive integer.
+   * @defaultValue the number of items given (at least 1)
+   */
+  capacity?: number;
+}
+
+/**
+ * The validated options of a `from` and the items to add (read into an array only when the capacity
+ * must be counted from them). Options are checked before the items are read.
+ */
+export function fromArguments(
+  where: string,
+  items: Iterable<Item>,
+  options: BloomFilterFromOptions,
+): { items: Iterable<Item>; capacity: number; errorRate: number } {
+  if (options === undefined) throw typeError(where, "options", options, "an object { errorRate, capacity? }");
+  const o = checkOptions<BloomFilterFromOptions>(where, options, ["errorRate", "capacity"]);
+  const errorRate = checkErrorRate(where, o.errorRate);
+  let capacity = o.capacity === undefined ? undefined : checkCapacity(where, o.capacity);
+  checkIterable(where, "items", items);
+  if (capacity === undefined) {
+    items = Array.isArray(items) ? items : Array.from(items);
+    capacity = Math.max(1, (items as Item[]).length);
+  }
+  return { items, capacity, errorRate };
+}
