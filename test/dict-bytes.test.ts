@@ -95,6 +95,22 @@ describe("Dict toBytes / fromBytes", () => {
     expect(() => d.toBytes({ encodeVal: () => new Uint8Array() } as never)).toThrow(/did you mean "encodeValue"/);
   });
 
+  it("an encodeValue that changes the dict changes nothing written", () => {
+    const d = new Dict<number, number>(Array.from({ length: 50 }, (_, i) => [i, i] as [number, number]));
+    const text = new TextEncoder();
+    const bytes = d.toBytes({
+      encodeValue: (v: number) => {
+        d.delete(v + 1);
+        d.set(100 + v, v);
+        return text.encode(String(v));
+      },
+    });
+    const back = Dict.fromBytes<number, number>(bytes, { decodeValue: (b) => Number(new TextDecoder().decode(b)) });
+    expect(back.size).toBe(50);
+    for (let i = 0; i < 50; i++) expect(back.get(i)).toBe(i);
+    d.checkInvariants();
+  });
+
   it("shares no memory with its input or output", () => {
     const d = new Dict<DictKey, unknown>([
       [Uint8Array.of(1, 2), Uint8Array.of(3, 4)],

@@ -207,3 +207,66 @@ describe("ID generators: every option checked", () => {
     expect(root.TimestampCounterId).toBe(TimestampCounterId);
   });
 });
+
+describe("callbacks that call back into the generator", () => {
+  it("a clock calling next() or nextString() gets a ClockError, and the generator keeps working", () => {
+    for (const call of ["next", "nextString"] as const) {
+      let t = 1_700_000_000_000;
+      let sf: Snowflake;
+      let reenter = true;
+      sf = new Snowflake({
+        clock: () => {
+          if (reenter) {
+            reenter = false;
+            sf[call]();
+          }
+          return t++;
+        },
+      });
+      const err = (() => {
+        try {
+          sf[call]();
+        } catch (e) {
+          return e as ClockError;
+        }
+      })();
+      expect(err).toBeInstanceOf(ClockError);
+      expect(err?.reason).toBe("reentered");
+      expect(err?.message).toMatch(/called next\(\)\/nextString\(\) of the generator that is reading it/);
+      const a = sf.next();
+      expect(sf.next()).toBeGreaterThan(a);
+      sf.checkInvariants();
+    }
+  });
+
+  it("a clock or a synchronous counter calling next() gets a ClockError; an async counter may overlap", async () => {
+    let tc: TimestampCounterId;
+    let n = 0;
+    let reenter = true;
+    tc = new TimestampCounterId({
+      clock: () => 1_700_000_000_000,
+      counter: () => {
+        if (reenter) {
+          reenter = false;
+          tc.next();
+        }
+        return ++n;
+      },
+    });
+    expect(() => tc.next()).toThrow(ClockError);
+    expect(tc.next()).toBe((BigInt(1_700_000_000 - 1_640_995_200) << 32n) | 1n);
+    let m = 0;
+    const slow = new TimestampCounterId({
+      clock: () => 1_700_000_000_000,
+      counter: async () => {
+        await Promise.resolve();
+        return ++m;
+      },
+    });
+    const ids = await Promise.all([slow.next(), slow.next(), slow.next()]);
+    expect(new Set(ids).size).toBe(3);
+    let ts: TimestampCounterId;
+    ts = new TimestampCounterId({ clock: () => (ts.next(), 1_700_000_000_000) });
+    expect(() => ts.next()).toThrow(/clock\(\) or counter\(\) called next\(\)/);
+  });
+});

@@ -679,8 +679,8 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     if (o.encodeValue !== undefined && typeof o.encodeValue !== "function") {
       throw typeError(WHERE, "options.encodeValue", o.encodeValue, "a function");
     }
-    const entries = this.#walk(2) as Iterable<[DictKey, unknown]>;
-    return encodeDict(entries, this.#size, o.encodeValue as ((value: unknown) => Uint8Array) | undefined);
+    const entries = [...(this.#walk(2) as Iterable<[DictKey, unknown]>)];
+    return encodeDict(entries, o.encodeValue as ((value: unknown) => Uint8Array) | undefined);
   }
 
   /**
@@ -1043,6 +1043,11 @@ export interface DictConstructor {
   from<E extends readonly [DictKey, unknown]>(entries: Iterable<E>, options?: DictOptions): Dict<E[0], E[1]>;
   /** Same as `new Dict<K, V>(entries, options)`, except that `entries` is required. Complexity: O(n). */
   from<K extends DictKey, V>(entries: Iterable<readonly [K, V]>, options?: DictOptions): Dict<K, V>;
+  /**
+   * A dict holding the entries {@link Dict.toBytes} wrote (a fresh secret key unless `options.key`
+   * gives one). O(n + bytes). @throws as {@link Dict.fromBytes}.
+   */
+  fromBytes<K extends DictKey = DictKey, V = unknown>(bytes: Uint8Array, options?: DictFromBytesOptions<V>): Dict<K, V>;
   /** The class's prototype, so that `instanceof Dict` narrows to a `Dict`. @hidden */
   readonly prototype: Dict<DictKey, unknown>;
 }

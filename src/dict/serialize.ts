@@ -95,12 +95,15 @@ function writePart(w: ByteWriter, p: Part): void {
   else if (p.isNumber) w.f64(p.number);
 }
 
-/** The bytes of `entries` (a dict's, in its iteration order). */
+/**
+ * The bytes of `entries` (a snapshot of a dict's, taken before any callback runs: an `encodeValue`
+ * that changes the dict changes nothing written).
+ */
 export function encodeDict(
-  entries: Iterable<[DictKey, unknown]>,
-  size: number,
+  entries: readonly (readonly [DictKey, unknown])[],
   encodeValue: ((value: unknown) => Uint8Array) | undefined,
 ): Uint8Array {
+  const size = entries.length;
   const parts: Part[] = [];
   let total = 4 + 1 + 1 + 8;
   for (const [k, v] of entries) {
@@ -109,7 +112,6 @@ export function encodeDict(
     parts.push(kp, vp);
     total += partSize(kp) + partSize(vp);
   }
-  if (parts.length !== 2 * size) throw new Error("redstruct internal: the dict changed while it was written");
   const w = new ByteWriter(total);
   w.magic(DICT_MAGIC)
     .u8(DICT_VERSION)

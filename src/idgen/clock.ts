@@ -29,12 +29,15 @@ export type ElapsedClock = () => number;
 export class ClockError extends Error {
   /** Always "ClockError". */
   override readonly name = "ClockError";
-  /** What went wrong: `"backwards"` or `"stalled"`. */
-  readonly reason: "backwards" | "stalled";
+  /**
+   * What went wrong: `"backwards"`, `"stalled"`, or `"reentered"` (the clock, or a counter, called
+   * back into the generator that was reading it).
+   */
+  readonly reason: "backwards" | "stalled" | "reentered";
   /** How far behind the clock was, in milliseconds (0 for "stalled"). */
   readonly behindMs: number;
 
-  constructor(message: string, reason: "backwards" | "stalled", behindMs: number) {
+  constructor(message: string, reason: "backwards" | "stalled" | "reentered", behindMs: number) {
     super(message);
     this.reason = reason;
     this.behindMs = behindMs;

@@ -169,6 +169,8 @@ export class Snowflake {
   readonly #waitOnBackwards: boolean;
   readonly #maxWaitMs: number;
 
+  /** True while a clock this generator called is running (see {@link #advance}). */
+  #minting = false;
   #lastTick = -1;
   /** Starts "exhausted" so that the first call takes the slow path, which validates the clock. */
   #sequence: number;
@@ -240,7 +242,8 @@ export class Snowflake {
    * Complexity: O(1) — one clock read and one bigint allocation; when the tick's sequence is
    * exhausted it busy-waits for the next tick (under one tick of real time with a sane clock).
    * Side effects: advances the sequence.
-   * @throws ClockError when the clock is behind the last tick (see `onClockBackwards`) or stalls.
+   * @throws ClockError when the clock is behind the last tick (see `onClockBackwards`), stalls, or
+   *   calls back into this generator.
    * @throws RangeError when the clock is before the epoch or past the layout's lifetime
    *   (`lifetimeEnd`), TypeError / RangeError when the clock returns something other than a finite number.
    */
@@ -275,8 +278,28 @@ export class Snowflake {
     return String(this.#high + Math.floor(low / BILLION)) + String((low % BILLION) + BILLION).slice(1);
   }
 
-  /** Bumps the sequence, or starts a new tick; returns the sequence of the ID to issue. */
+  /**
+   * Bumps the sequence, or starts a new tick; returns the sequence of the ID to issue. A clock that
+   * calls back into this generator would recurse until the stack overflows, or mint inside a
+   * half-made ID: it gets a ClockError instead.
+   */
   #advance(): number {
+    if (this.#minting) {
+      throw new ClockError(
+        `redstruct/${WHERE}: clock() or elapsed() called next()/nextString() of the generator that is reading it; a clock must only read the time`,
+        "reentered",
+        0,
+      );
+    }
+    this.#minting = true;
+    try {
+      return this.#advanceFast();
+    } finally {
+      this.#minting = false;
+    }
+  }
+
+  #advanceFast(): number {
     const now: unknown = this.#clock();
     // The type test comes first: arithmetic on a bigint, a symbol or an object reading would throw
     // the engine's own message instead of one naming clock().

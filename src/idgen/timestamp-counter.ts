@@ -26,7 +26,7 @@
  */
 import { checkInteger, rangeError, typeError } from "../internal/errors.js";
 import { checkOptions } from "../internal/options.js";
-import { type Clock, checkClock } from "./clock.js";
+import { type Clock, ClockError, checkClock } from "./clock.js";
 import { MAX_DATE_MS, parseId } from "./layout.js";
 
 const WHERE = "TimestampCounterId";
@@ -103,6 +103,8 @@ export class TimestampCounterId<R extends CounterResult = number> {
   readonly #clock: Clock;
   readonly #counter: DayCounter | undefined;
 
+  /** True while next() runs the clock or the counter. */
+  #minting = false;
   /** Last Unix second used (-1: none yet); never decreases. */
   #lastSecond = -1;
   /** `(#lastSecond − epoch) << 32` as a bigint. */
@@ -133,10 +135,30 @@ export class TimestampCounterId<R extends CounterResult = number> {
    * counter, a Promise of one with an async counter. Complexity: O(1) plus the counter's cost.
    * Side effects: calls the counter once (the default one increments its count).
    * Redis: the ID scheme built on `INCR` of a per-day key.
+   * @throws ClockError (reason "reentered") when the clock or a synchronous counter calls next().
    * @throws RangeError (or a rejected Promise) when the counter's value is not an integer in
    *   [0, 2^32 − 1] — the day's counter overflowed — or the clock is outside the epoch's 2^31 s.
    */
   next(): IdResult<R> {
+    // A clock or a synchronous counter that calls next() again would recurse until the stack
+    // overflows (or take counter values out of order): refused. An async counter's callbacks run
+    // after next() has returned, so concurrent calls through Promises are fine.
+    if (this.#minting) {
+      throw new ClockError(
+        `redstruct/${WHERE}: clock() or counter() called next() of the generator that is calling it`,
+        "reentered",
+        0,
+      );
+    }
+    this.#minting = true;
+    try {
+      return this.#next();
+    } finally {
+      this.#minting = false;
+    }
+  }
+
+  #next(): IdResult<R> {
     this.#tick();
     const counter = this.#counter;
     if (counter === undefined) {
