@@ -25,7 +25,8 @@
  *
  * Invariants: compression an integer in [1, {@link TDIGEST_MAX_COMPRESSION}], capacity = 6c + 10;
  * 0 ≤ merged + unmerged ≤ capacity; every weight an integer; without the 64-bit store every weight and
- * both totals are in [0, 2^53) and the node weights sum to at most the totals; min and max finite.
+ * both totals are in [0, 2^53) and the node weights sum to at most the totals; min and max not NaN
+ * (they are infinite only after merging a digest whose centroid means overflowed).
  *
  * Costs: add O(1) amortized, plus a merge every ~capacity adds: O(capacity·log capacity) expected
  * (O(capacity²) when most values are equal, as in RedisBloom), no allocation. Queries: the pending
@@ -699,7 +700,8 @@ export class TDigest {
 
   /**
    * TDIGEST.INFO: the digest's counters, camelCase. Weights and counts are exact below 2^53 (a digest
-   * past that, through self-merges, reports the nearest doubles). Does not merge the buffer. O(1).
+   * past that, through self-merges, reports the nearest doubles; {@link TDigest.toBytes} holds the
+   * exact 64-bit values). Does not merge the buffer. O(1).
    */
   info(): TDigestInfo {
     return {
@@ -713,16 +715,6 @@ export class TDigest {
       totalCompressions: this.#compressions,
       byteLength: 8 + 16 * this.#cap,
     };
-  }
-
-  /**
-   * TDIGEST.INFO's weights as the exact 64-bit integers RedisBloom reports (they differ from
-   * {@link TDigest.info}'s doubles only past 2^53). O(1).
-   */
-  exactWeights(): { mergedWeight: bigint; unmergedWeight: bigint; size: bigint } {
-    const mw = this.#exact === null ? BigInt(this.#mw) : this.#mwBig;
-    const uw = this.#exact === null ? BigInt(this.#uw) : this.#uwBig;
-    return { mergedWeight: mw, unmergedWeight: uw, size: BigInt.asIntN(64, mw + uw) };
   }
 
   // --- combining ------------------------------------------------------------------------------
@@ -883,7 +875,6 @@ export class TDigest {
       weights = new BigInt64Array(nodes);
       for (let i = 0; i < nodes; i++) weights[i] = BigInt(this.#weight[i]!);
     }
-    const ex = this.exactWeights();
     return {
       compression: this.#compression,
       min: this.#min,
@@ -891,8 +882,8 @@ export class TDigest {
       mergedNodes: this.#merged,
       unmergedNodes: this.#unmerged,
       totalCompressions: this.#compressions,
-      mergedWeight: ex.mergedWeight,
-      unmergedWeight: ex.unmergedWeight,
+      mergedWeight: this.#exact === null ? BigInt(this.#mw) : this.#mwBig,
+      unmergedWeight: this.#exact === null ? BigInt(this.#uw) : this.#uwBig,
       means: this.#mean.subarray(0, nodes),
       weights,
     };
@@ -934,7 +925,7 @@ export class TDigest {
   /**
    * Throws unless the state is consistent: compression and capacity, node counts within the
    * capacity and the arrays, integer weights, the fast (double) weights within 2^53 with node weights
-   * summing to at most the totals, the 64-bit store agreeing with the doubles, min and max finite. O(n).
+   * summing to at most the totals, the 64-bit store agreeing with the doubles, min and max not NaN. O(n).
    */
   checkInvariants(): void {
     const fail = (what: string): never => {
@@ -956,7 +947,7 @@ export class TDigest {
     if (this.#mean.length !== this.#weight.length || this.#mean.length < n || this.#mean.length > this.#cap) {
       fail(`node arrays of ${this.#mean.length}/${this.#weight.length} for ${n} nodes`);
     }
-    if (!Number.isFinite(this.#min) || !Number.isFinite(this.#max)) fail(`min ${this.#min} / max ${this.#max}`);
+    if (Number.isNaN(this.#min) || Number.isNaN(this.#max)) fail(`min ${this.#min} / max ${this.#max}`);
     if (!Number.isInteger(this.#compressions) || this.#compressions < 0) fail(`compressions ${this.#compressions}`);
     const exact = this.#exact;
     if (exact === null) {

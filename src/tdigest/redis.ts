@@ -121,7 +121,7 @@ export function encodeDump(s: DigestState): Uint8Array {
  * - a field with the wrong opcode, an RDB length of the "encoded" kind, a payload that ends early or
  *   has bytes after the module's EOF;
  * - what RedisBloom cannot have written: a compression that is not an integer in [1, `maxCompression`],
- *   a capacity other than 6·compression + 10, a non-finite min or max, negative counts, more nodes than
+ *   a capacity other than 6·compression + 10, a NaN min or max, negative counts, more nodes than
  *   the capacity, a weight that is not an integer within the 64-bit range, merged (unmerged) weight
  *   without merged (unmerged) nodes, and unmerged nodes in a digest of total weight above 1 (DUMP merges
  *   the buffer first, and only a total ≤ 1 stops it);
@@ -221,7 +221,7 @@ export function decodeDump(bytes: Uint8Array, maxCompression: number): DigestSta
   }
   const min = double("the min");
   const max = double("the max");
-  if (!Number.isFinite(min) || !Number.isFinite(max)) throw bad(`min ${min} / max ${max}: not finite`);
+  if (Number.isNaN(min) || Number.isNaN(max)) throw bad(`min ${min} / max ${max}: NaN`);
   const cap = signed("the capacity");
   if (cap !== 6 * compression + 10) throw bad(`capacity ${cap}, expected 6·${compression} + 10`);
   const merged = signed("the merged node count");

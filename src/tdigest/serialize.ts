@@ -5,11 +5,13 @@
  *
  * Layout (version 1, little-endian): "RSTD", version byte 1; u32 compression; f64 min, f64 max;
  * u32 merged nodes, u32 unmerged nodes; u64 total compressions (< 2^53); i64 merged weight,
- * i64 unmerged weight; then, for every node (merged first, then the buffer), its f64 mean, and then
- * every node's i64 weight. 57 + 16·nodes bytes.
+ * i64 unmerged weight; then, for every node (merged first, then the buffer), its f64 mean (a NaN mean,
+ * which RedisBloom's arithmetic makes from ±DBL_MAX data, always as x86-64's default NaN
+ * `00 00 00 00 00 00 f8 ff`, so the bytes do not depend on the engine), and then every node's i64
+ * weight. 57 + 16·nodes bytes.
  *
  * Reading validates the compression (an integer in [1, max]), the node count against the capacity
- * and against the bytes that follow (before allocating), finite min and max, and weight totals
+ * and against the bytes that follow (before allocating), min and max (not NaN), and weight totals
  * without nodes; the weights themselves may be any 64-bit integers, as a digest's can become
  * through RedisBloom's wrap-around arithmetic. O(nodes) either way.
  */
@@ -41,7 +43,12 @@ export function encodeBytes(s: DigestState): Uint8Array {
   w.u32(s.mergedNodes).u32(s.unmergedNodes).u53(s.totalCompressions);
   writeI64(w, s.mergedWeight);
   writeI64(w, s.unmergedWeight);
-  for (let i = 0; i < n; i++) w.f64(s.means[i]!);
+  for (let i = 0; i < n; i++) {
+    const m = s.means[i]!;
+    // One NaN pattern (x86-64's default NaN), whatever bits the engine keeps: the bytes are canonical.
+    if (Number.isNaN(m)) w.u32(0).u32(0xfff80000);
+    else w.f64(m);
+  }
   const weights = s.weights;
   for (let i = 0; i < n; i++) {
     const v = weights[i]!;
@@ -50,6 +57,11 @@ export function encodeBytes(s: DigestState): Uint8Array {
     else writeI64(w, v);
   }
   return w.finish();
+}
+
+function isDefaultNaN(bytes: Uint8Array, at: number): boolean {
+  for (let k = 0; k < 6; k++) if (bytes[at + k] !== 0) return false;
+  return bytes[at + 6] === 0xf8 && bytes[at + 7] === 0xff;
 }
 
 /** Reads an {@link encodeBytes} buffer. */
@@ -62,7 +74,7 @@ export function decodeBytes(bytes: Uint8Array, maxCompression: number): DigestSt
   }
   const min = r.f64("the min");
   const max = r.f64("the max");
-  if (!Number.isFinite(min) || !Number.isFinite(max)) throw formatError(WHERE, `min ${min} / max ${max}: not finite`);
+  if (Number.isNaN(min) || Number.isNaN(max)) throw formatError(WHERE, `min ${min} / max ${max}: NaN`);
   const merged = r.u32("the merged node count");
   const unmerged = r.u32("the unmerged node count");
   const cap = 6 * compression + 10;
@@ -82,7 +94,14 @@ export function decodeBytes(bytes: Uint8Array, maxCompression: number): DigestSt
     throw formatError(WHERE, `${n} nodes need ${16 * n} bytes, got ${r.remaining}`);
   }
   const means = new Float64Array(n);
-  for (let i = 0; i < n; i++) means[i] = r.f64("a mean");
+  for (let i = 0; i < n; i++) {
+    const at = r.offset;
+    const m = r.f64("a mean");
+    if (Number.isNaN(m) && !isDefaultNaN(bytes, at)) {
+      throw formatError(WHERE, `mean ${i} is a NaN other than the one toBytes() writes (00 00 00 00 00 00 f8 ff)`);
+    }
+    means[i] = m;
+  }
   const weights = new BigInt64Array(n);
   for (let i = 0; i < n; i++) {
     const lo = r.u32("a weight");

@@ -164,9 +164,14 @@ export class TDigestKeyspace {
         return { dbl: d.max() };
       case "INFO": {
         const i = d.info();
-        const exact = d.exactWeights();
-        if (i.mergedWeight !== Number(exact.mergedWeight) || i.size !== Number(exact.size)) {
-          throw new Error("info() and exactWeights() disagree");
+        const exact = exactWeights(d);
+        if (
+          i.mergedWeight !== Number(exact.mergedWeight) ||
+          i.unmergedWeight !== Number(exact.unmergedWeight) ||
+          i.size !== Number(exact.size) ||
+          d.size !== i.size
+        ) {
+          throw new Error("info() and the exact weights disagree");
         }
         return [
           { simple: "Compression" },
@@ -345,6 +350,18 @@ export class TDigestKeyspace {
     for (const key of sourceKeys) this.keys.set(key, this.touched(key, this.keys.get(key) as TDigest));
     return { simple: "OK" };
   }
+}
+
+/**
+ * TDIGEST.INFO's exact 64-bit weights, read from toBytes() (which holds them; info() gives the nearest
+ * doubles past 2^53): merged weight at bytes 41–48, unmerged weight at 49–56, little-endian.
+ */
+export function exactWeights(d: TDigest): { mergedWeight: bigint; unmergedWeight: bigint; size: bigint } {
+  const bytes = d.toBytes();
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const mergedWeight = view.getBigInt64(41, true);
+  const unmergedWeight = view.getBigInt64(49, true);
+  return { mergedWeight, unmergedWeight, size: BigInt.asIntN(64, mergedWeight + unmergedWeight) };
 }
 
 /** An empty digest: argument checks do not depend on the state, and it has none to disturb. */
