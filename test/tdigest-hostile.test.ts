@@ -117,7 +117,7 @@ describe("TDigest.fromRedis on hostile DUMP payloads", () => {
         return crc ? withCrc(b) : b;
       };
     bad(
-      edit((b) => (b[20] ^= 1), false),
+      edit((b) => (b[20] = b[20]! ^ 1), false),
       /CRC-64 does not match/,
     );
     bad((b) => b.subarray(0, b.length - 1), /CRC-64 does not match|RDB version/);
