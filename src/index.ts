@@ -16,4 +16,5 @@ export * from "./hll/index.js";
 export * from "./idgen/index.js";
 export { RedstructFormatError } from "./internal/errors.js";
 export * from "./skiplist/index.js";
+export * from "./tdigest/index.js";
 export * from "./topk/index.js";
