@@ -488,7 +488,9 @@ export class TDigest {
   #sums(): Float64Array {
     const n = this.#merged;
     if (this.#prefixValid) return this.#prefix!;
-    if (this.#prefix === null || this.#prefix.length < n) this.#prefix = new Float64Array(this.#mean.length);
+    if (this.#prefix === null || this.#prefix.length < n) {
+      this.#prefix = new Float64Array(Math.min(this.#cap, Math.max(n, 2 * (this.#prefix?.length ?? 0))));
+    }
     const sums = this.#prefix;
     const weight = this.#weight;
     let sorted = true;
