@@ -21,8 +21,11 @@ const states = (p: number): [string, () => HyperLogLog][] => [
   ],
   ["fromBytes of empty", () => HyperLogLog.fromBytes(new HyperLogLog({ precision: p }).toBytes())],
   ["clone of empty", () => new HyperLogLog({ precision: p }).clone()],
-  ["fold of empty", () => new HyperLogLog({ precision: 18 }).fold(p)],
-  ["union of empties", () => HyperLogLog.union(new HyperLogLog({ precision: p }), new HyperLogLog({ precision: 18 }))],
+  ["downsize of empty", () => new HyperLogLog({ precision: 18 }).downsize(p)],
+  [
+    "union of empties",
+    () => HyperLogLog.union([new HyperLogLog({ precision: p }), new HyperLogLog({ precision: 18 })]),
+  ],
 ];
 
 /** Anything that is not an integer in [0, 2^32). */
@@ -99,14 +102,14 @@ describe("HyperLogLog hardening: bulk arguments take sync iterables of elements 
     yield "a";
   }
   const notIterables: [string, unknown, RegExp][] = [
-    ["a lone string", "user:1842", /values must be an iterable of elements, got the string "user:1842"/],
+    ["a lone string", "user:1842", /items must be an iterable of elements, got the string "user:1842"/],
     ["an empty string", "", /got the string ""/],
     ["an async iterable", asyncGen(), /synchronous iterable, got an async iterable/],
     ["an object with only Symbol.asyncIterator", { [Symbol.asyncIterator]: asyncGen }, /async iterable/],
-    ["a number", 9, /values must be a synchronous iterable.*got 9/],
+    ["a number", 9, /items must be a synchronous iterable.*got 9/],
     ["null", null, /got null/],
     ["undefined", undefined, /got undefined/],
-    ["a plain object", { 0: "a", length: 1 }, /values must be a synchronous iterable/],
+    ["a plain object", { 0: "a", length: 1 }, /items must be a synchronous iterable/],
   ];
   for (const [what, values, message] of notIterables) {
     it(`addAll and from refuse ${what}, leaving the sketch unchanged`, () => {
@@ -205,7 +208,7 @@ describe("HyperLogLog hardening: every public argument is validated", () => {
     expect(() => h.addHash(2 ** 32 - 1, 2 ** 32 - 1)).not.toThrow();
   });
 
-  it("estimator names, register indexes, fold precisions and elements are refused when wrong", () => {
+  it("estimator names, register indexes, downsize precisions and items are refused when wrong", () => {
     const h = HyperLogLog.from(distinct(50, "args"), { precision: 12 });
     const before = snapshot(h);
     fc.assert(
@@ -221,7 +224,7 @@ describe("HyperLogLog hardening: every public argument is validated", () => {
           }
           expect(() => h.register(index as number)).toThrow(/redstruct\/HyperLogLog: index must be/);
           if (precision !== undefined) {
-            expect(() => h.fold(precision as number)).toThrow(/redstruct\/HyperLogLog: precision must be/);
+            expect(() => h.downsize(precision as number)).toThrow(/redstruct\/HyperLogLog: precision must be/);
           }
           expect(() => h.add(element as never)).toThrow(TypeError);
           expect(snapshot(h)).toEqual(before);
@@ -250,7 +253,7 @@ describe("HyperLogLog hardening: merge and union take any number of sketches", (
     expect(new HyperLogLog({ precision: 4 }).merge(gen()).equals(expected)).toBe(true);
   });
 
-  it("variadic union and merge work at any count the engine can pass", () => {
+  it("variadic merge works at any count the engine can pass; union takes the same sketches as one array", () => {
     for (const n of [0, 1, 2, 1000, 30_000]) {
       const sketches = Array.from({ length: n }, (_, i) => HyperLogLog.from([i], { precision: 6 }));
       const one = HyperLogLog.from(
@@ -258,10 +261,13 @@ describe("HyperLogLog hardening: merge and union take any number of sketches", (
         { precision: 6 },
       );
       expect(new HyperLogLog({ precision: 6 }).merge(...sketches).equals(one)).toBe(true);
-      if (n > 0) expect(HyperLogLog.union(...sketches).equals(one)).toBe(true);
+      if (n > 0) expect(HyperLogLog.union(sketches).equals(one)).toBe(true);
       else {
-        expect(() => HyperLogLog.union()).toThrow(RangeError);
-        expect(() => HyperLogLog.union([])).toThrow(/union arguments must be at least one sketch/);
+        expect(() => HyperLogLog.union([])).toThrow(RangeError);
+        expect(() => HyperLogLog.union([])).toThrow(
+          /redstruct\/HyperLogLog: sketches must hold at least one HyperLogLog, got an empty iterable/,
+        );
+        expect(() => (HyperLogLog.union as () => unknown)()).toThrow(/sketches must be a synchronous iterable/);
       }
     }
   });
@@ -275,14 +281,15 @@ describe("HyperLogLog hardening: merge and union take any number of sketches", (
       expect(() => h.merge(other, w as never)).toThrow(
         /redstruct\/HyperLogLog: merge argument 1 must be a HyperLogLog/,
       );
-      expect(() => HyperLogLog.union(other, w as never)).toThrow(/union argument 1 must be a HyperLogLog/);
+      expect(() => HyperLogLog.union([other, w] as never)).toThrow(/sketches\[1\] must be a HyperLogLog/);
       expect(snapshot(h)).toEqual(before);
     }
-    // A lone iterable is read as the list of sketches; its bad element is named by its position.
     expect(() => HyperLogLog.union([new HyperLogLog(), 7] as never)).toThrow(
-      /union argument 1 must be a HyperLogLog, got 7/,
+      /redstruct\/HyperLogLog: sketches\[1\] must be a HyperLogLog, got 7/,
     );
-    expect(() => HyperLogLog.union("ab" as never)).toThrow(/union argument 0 must be a HyperLogLog, got "ab"/);
+    expect(() => HyperLogLog.union("ab" as never)).toThrow(/sketches must be an iterable.*got the string "ab"/);
+    // merge's lone string is not an iterable of sketches either.
+    expect(() => new HyperLogLog().merge("ab" as never)).toThrow(/merge argument 0 must be a HyperLogLog, got "ab"/);
   });
 });
 
@@ -298,7 +305,7 @@ describe("HyperLogLog hardening: sketches from another copy of redstruct", () =>
     for (const call of [
       () => h.merge(foreign as never),
       () => h.merge([foreign] as never),
-      () => HyperLogLog.union(h, foreign as never),
+      () => HyperLogLog.union([h, foreign] as never),
       () => HyperLogLog.union([foreign] as never),
     ]) {
       expect(call).toThrow(TypeError);
@@ -360,7 +367,7 @@ describe("UltraLogLog hardening: options, arguments, bulk input, other copies", 
     }
     const u = new UltraLogLog({ precision: 6 });
     for (const bad of ["user:1842", gen(), 9, null, { length: 1 }]) {
-      expect(() => u.addAll(bad as never)).toThrow(/redstruct\/UltraLogLog: values must be/);
+      expect(() => u.addAll(bad as never)).toThrow(/redstruct\/UltraLogLog: items must be/);
       expect(() => UltraLogLog.from(bad as never)).toThrow(TypeError);
     }
     expect(u.count()).toBe(0);
@@ -374,7 +381,7 @@ describe("UltraLogLog hardening: options, arguments, bulk input, other copies", 
     expect(UltraLogLog.union(many).equals(expected)).toBe(true);
     expect(new UltraLogLog({ precision: 3 }).merge(many).equals(expected)).toBe(true);
     expect(() => u.merge(u, 5 as never)).toThrow(/merge argument 1 must be a UltraLogLog, got 5/);
-    expect(() => UltraLogLog.union()).toThrow(RangeError);
+    expect(() => UltraLogLog.union([])).toThrow(RangeError);
     expect(() => u.merge(new HyperLogLog() as never)).toThrow(/merge argument 0 must be a UltraLogLog/);
   });
 

@@ -188,7 +188,7 @@ describe("HyperLogLog vs redis-server", () => {
         ["GET", dest],
       ]);
       ok(merged!);
-      const union = HyperLogLog.union(...combo.map((i) => sketches[i]!));
+      const union = HyperLogLog.union(combo.map((i) => sketches[i]!));
       const into = sketches[combo[0]!]!.clone().merge(...combo.slice(1).map((i) => sketches[i]!));
       union.checkInvariants();
       into.checkInvariants();

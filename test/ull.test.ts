@@ -149,7 +149,7 @@ describe("UltraLogLog: merge and downsize", () => {
           ).toBe(true);
           expect(a.clone().merge(a, a).equals(a)).toBe(true);
           expect(ab.equals(UltraLogLog.from([...sa, ...sb], { precision: p }))).toBe(true);
-          expect(UltraLogLog.union(a, b, c).equals(UltraLogLog.from([...sa, ...sb, ...sc], { precision: p }))).toBe(
+          expect(UltraLogLog.union([a, b, c]).equals(UltraLogLog.from([...sa, ...sb, ...sc], { precision: p }))).toBe(
             true,
           );
           ab.checkInvariants();
@@ -159,7 +159,7 @@ describe("UltraLogLog: merge and downsize", () => {
     );
   });
 
-  it("downsize(p') equals the sketch built at p', and merging finer sketches folds them down", () => {
+  it("downsize(p') equals the sketch built at p', and merging finer sketches downsizes them", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 4, max: 16 }).chain((hi) => fc.tuple(fc.constant(hi), fc.integer({ min: 3, max: hi }))),
@@ -232,7 +232,7 @@ describe("UltraLogLog: martingale", () => {
     const a = UltraLogLog.from(distinct(300, "m"), { precision: 10 });
     for (const [h, reason] of [
       [a.clone().merge(new UltraLogLog({ precision: 10 })), /merge\(\)/],
-      [UltraLogLog.union(a), /union\(\)/],
+      [UltraLogLog.union([a]), /union\(\)/],
       [a.downsize(8), /downsize\(\)/],
       [UltraLogLog.fromBytes(a.downsize(9).toBytes()), /without the martingale state/],
     ] as const) {

@@ -11,6 +11,7 @@
  * on each side is exact in its tails where the normal one misses single collisions. The result is
  * their union, never below `occupied` (a hard lower bound: each occupied register holds an element).
  * When the sketch is exact, the interval necessarily covers more often than the nominal level.
+ * The point estimate reported with them is raised to `occupied` too, so the three are always ordered.
  */
 import { describe } from "../internal/errors.js";
 
@@ -28,18 +29,25 @@ export function checkStdDevs(where: string, value: unknown): number {
   return value;
 }
 
-/** An interval estimate of a distinct count, from {@link HyperLogLog.bounds} / {@link UltraLogLog.bounds}. */
+/**
+ * An interval estimate of a distinct count, from {@link HyperLogLog.bounds} / {@link UltraLogLog.bounds}:
+ * always `lower ≤ estimate ≤ upper`.
+ */
 export interface Bounds {
   /** Lower end: never below the number of non-empty registers, which is a hard lower bound. */
   lower: number;
-  /** The point estimate (unrounded). */
+  /**
+   * The point estimate: the estimator's unrounded value (`estimate(estimator)`), raised to the number
+   * of non-empty registers when it falls below it (each non-empty register holds at least one distinct
+   * item, so no smaller count is possible; Ertl's estimator gives 0.99999746 for one item at precision 17).
+   */
   estimate: number;
   /** Upper end (`Infinity` when the sketch cannot bound the count at this many standard deviations). */
   upper: number;
 }
 
 /** Φ̄(z) = 1 − Φ(z), the standard normal's upper tail (erfc by Numerical Recipes' Chebyshev fit, |ε| < 1.2e−7). */
-export function normalTail(z: number): number {
+function normalTail(z: number): number {
   const x = Math.abs(z) / Math.SQRT2;
   const t = 1 / (1 + 0.5 * x);
   const erfc =
@@ -151,15 +159,19 @@ function invert(estimate: number, z: number, sd: (n: number) => number): [number
   return [lower, 0.5 * (a + b)];
 }
 
-/** The union of a normal interval [lo, hi] with the Poisson interval, floored at `occupied`. */
+/**
+ * The union of a normal interval [lo, hi] around `estimate` with the Poisson interval, floored at
+ * `occupied`, with the estimate raised to `occupied` as well: lower ≤ estimate ≤ upper.
+ */
 function combine(estimate: number, lo: number, hi: number, z: number, occupied: number, m: number): Bounds {
   const small = poissonBounds(occupied, m, normalTail(z));
   if (small !== null) {
     lo = Math.min(lo, small[0]);
     hi = Math.max(hi, small[1]);
   }
-  const lower = Math.max(occupied, lo);
-  return { lower, estimate, upper: Math.max(lower, hi) };
+  const point = Math.max(estimate, occupied);
+  const lower = Math.max(occupied, Math.min(lo, point));
+  return { lower, estimate: point, upper: Math.max(point, hi) };
 }
 
 /**

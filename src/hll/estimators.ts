@@ -71,7 +71,7 @@ export function ertlEstimate(histogram: ArrayLike<number>, m: number, q: number)
 }
 
 /** α_m from the 2007 paper: exact constants for m = 16, 32, 64, the asymptotic form above. */
-export function alpha(m: number): number {
+function alpha(m: number): number {
   if (m === 16) return 0.673;
   if (m === 32) return 0.697;
   if (m === 64) return 0.709;

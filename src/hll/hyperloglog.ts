@@ -28,19 +28,26 @@
  * held, its running sum equals Σ_j P(the next element changes register j), its estimate is at least
  * the number of non-zero registers and its variance is ≥ 0.
  *
+ * Saturation: every estimate is capped at 2^64 (MAX_ESTIMATE in shared.ts), the number of distinct
+ * 64-bit hashes. Registers at the longest run (reachable through addHash or crafted bytes) make
+ * Ertl's estimator divide by zero and the classic one overshoot; a saturated sketch answers 2^64.
+ *
  * Costs: `add` O(1) dense, O(log k) search plus an O(k) shift on insert when sparse with k ≤ m/16
  * entries, no allocation in either (except when the sparse array doubles); `count` O(m) (cached
  * until the next change), O(1) for the martingale; `bounds` a count plus ≈ 50 table lookups;
  * `merge` O(m); serialization O(m).
  */
+import { checkItem } from "../hash/element.js";
 import { type Item, murmur64aInto } from "../hash/index.js";
-import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
-import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
+import { checkBytes } from "../internal/bytes.js";
+import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { checkIterable, checkOptions } from "../internal/options.js";
 import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated } from "./bounds.js";
 import { classicEstimate, ertlEstimate, hllStdDev } from "./estimators.js";
-import { Martingale } from "./martingale.js";
-import { decodeRedis, encodeRedisDense, encodeRedisSparse, hashRun, REDIS_PRECISION } from "./redis.js";
+import { ExactSum, Martingale, stateProblem } from "./martingale.js";
+import { decodeRedis, encodeRedisDense, encodeRedisSparse, REDIS_PRECISION } from "./redis.js";
 import { decodeBytes, encodeDense, encodeSparse } from "./serialize.js";
+import { checkSketch, halvesError, hashRun, MAX_ESTIMATE, mergeArguments, unionArguments } from "./shared.js";
 
 /**
  * How `count()` turns registers into a number: "ertl" (PFCOUNT's), "classic" (Flajolet et al.'s
@@ -109,18 +116,6 @@ function checkEstimator(value: unknown): Estimator {
   return value;
 }
 
-/**
- * The error for a caller's hash halves (`addHash(low, high)`), called only once the inline check
- * `typeof x === "number" && x >>> 0 === x` has failed: that comparison holds exactly for the integers
- * in [0, 2^32), so it refuses NaN, fractions, negatives and non-numbers. The check stays inline at
- * each call site because a shared checking function measured 5× slower in UltraLogLog.addHash.
- */
-export function halvesError(where: string, low: unknown, high: unknown): TypeError | RangeError {
-  const [param, x] = typeof low === "number" && low >>> 0 === low ? ["high", high] : ["low", low];
-  if (typeof x !== "number") return typeError(where, param, x, "an integer in [0, 2^32)");
-  return rangeError(where, param, x, "an integer in [0, 2^32)");
-}
-
 /** Reads register `i` of packed dense registers (with the pad byte). */
 function getPacked(d: Uint8Array, i: number): number {
   const bit = i * 6;
@@ -182,11 +177,15 @@ export class HyperLogLog {
     }
   }
 
-  /** A sketch holding every element of `values`. O(n). */
-  static from(values: Iterable<Item>, options?: HyperLogLogOptions): HyperLogLog {
-    checkIterable(WHERE, "values", values);
+  /**
+   * A sketch holding every item of `items` (`PFADD key item…` on a new key). O(n).
+   * @throws TypeError when `items` is not a sync iterable (a lone string included), for an item that
+   *   is not a string, number, bigint or Uint8Array, or for bad options.
+   */
+  static from(items: Iterable<Item>, options?: HyperLogLogOptions): HyperLogLog {
+    checkIterable(WHERE, "items", items);
     const h = new HyperLogLog(options);
-    for (const v of values) h.add(v);
+    for (const item of items) h.add(item);
     return h;
   }
 
@@ -224,24 +223,27 @@ export class HyperLogLog {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Adds one element. Redis: `PFADD key element`.
+   * Adds one item. Redis: `PFADD key item`.
    * @returns true when a register changed (PFADD's 1), false when the sketch is unchanged.
-   * Complexity: O(length of the element) to hash, then O(1) dense / O(log k + k) sparse.
-   * @throws TypeError when `value` is not a string, number, bigint or Uint8Array.
+   * Complexity: O(length of the item) to hash, then O(1) dense / O(log k + k) sparse.
+   * @throws TypeError, before anything changes, when `item` is not a string, number, bigint or
+   *   Uint8Array, or is a Uint8Array whose buffer was detached.
    */
-  add(value: Item): boolean {
-    murmur64aInto(value, hash, 0, 0xadc83b19);
+  add(item: Item): boolean {
+    murmur64aInto(checkItem(WHERE, "item", item), hash, 0, 0xadc83b19);
     return this.#addHashed(hash[0]!, hash[1]!);
   }
 
   /**
-   * Adds every element. Redis: `PFADD key e1 e2 …`.
+   * Adds every item, in order. Redis: `PFADD key item1 item2 …`.
    * @returns true when at least one register changed. O(n).
+   * @throws TypeError when `items` is not a sync iterable (a lone string included), or at the first
+   *   item that `add` refuses (the items before it stay added).
    */
-  addAll(values: Iterable<Item>): boolean {
-    checkIterable(WHERE, "values", values);
+  addAll(items: Iterable<Item>): boolean {
+    checkIterable(WHERE, "items", items);
     let changed = false;
-    for (const v of values) if (this.add(v)) changed = true;
+    for (const item of items) if (this.add(item)) changed = true;
     return changed;
   }
 
@@ -352,7 +354,11 @@ export class HyperLogLog {
    * "martingale" is the HIP estimator (RMSE ≈ 0.833/√m instead of ≈ 1.04/√m): it is kept up to date
    * by every add, so it costs O(1) here, but it exists only for a sketch fed by its own adds since it
    * was created or cleared (or read by fromBytes from such a sketch's bytes). After merge, union,
-   * fold or fromRedis it throws rather than fall back silently.
+   * downsize or fromRedis it throws rather than fall back silently.
+   *
+   * Every estimator answers at most 2^64, the number of distinct 64-bit hashes: a saturated sketch
+   * (registers at the longest run, which only `addHash` or crafted bytes reach in practice) answers
+   * 2^64. PFCOUNT agrees below 2^63; past it Redis's integer overflows (it answers −2^63).
    * @param estimator overrides the sketch's estimator for this call.
    * Complexity: O(m) after a change, O(1) when nothing changed since the last count (and always
    * O(1) for "martingale"). No side effect other than the cache.
@@ -371,13 +377,17 @@ export class HyperLogLog {
    */
   estimate(estimator: Estimator = this.#estimator): number {
     const which = checkEstimator(estimator);
-    if (which === "martingale") return this.#mg.checked(WHERE).estimate;
+    if (which === "martingale") return Math.min(this.#mg.checked(WHERE).estimate, MAX_ESTIMATE);
     const useErtl = which === "ertl";
     const cached = useErtl ? this.#ertl : this.#classic;
     if (cached >= 0) return cached;
     this.#fillHistogram();
     const q = 64 - this.#p;
-    const n = useErtl ? ertlEstimate(histogram, this.#m, q) : classicEstimate(histogram, this.#m, q);
+    // Capped: Ertl's estimator is Infinity when every register is at the longest run.
+    const n = Math.min(
+      useErtl ? ertlEstimate(histogram, this.#m, q) : classicEstimate(histogram, this.#m, q),
+      MAX_ESTIMATE,
+    );
     if (useErtl) this.#ertl = n;
     else this.#classic = n;
     return n;
@@ -393,7 +403,10 @@ export class HyperLogLog {
    * the sketch counts almost exactly, up to ≈ 1.04·n/√m), and the interval is its inversion: every
    * n whose estimate would lie within `stdDevs` standard deviations of this one. With "martingale",
    * it is the estimate ± stdDevs·√v, where v is the variance estimate the martingale keeps.
-   * `lower` is never below the number of non-zero registers, a hard lower bound on the count.
+   * `lower` is never below the number of non-zero registers, a hard lower bound on the count, and
+   * `estimate` is `estimate(estimator)` raised to that number when it falls below it, so
+   * `lower ≤ estimate ≤ upper` always. On a saturated sketch the estimate is 2^64 (see count()) and
+   * `upper` is `Infinity`.
    * @param stdDevs how many standard deviations wide (a finite number > 0; default 2).
    * @param estimator "ertl" (default) or "martingale".
    * Complexity: O(m) after a change (the estimate), plus O(q) per bisection step (≈ 160 steps).
@@ -407,7 +420,7 @@ export class HyperLogLog {
     const occupied = this.#nonZero();
     if (estimator === "martingale") {
       const mg = this.#mg.checked(WHERE);
-      return symmetricBounds(mg.estimate, mg.variance, z, occupied, this.#m);
+      return symmetricBounds(Math.min(mg.estimate, MAX_ESTIMATE), mg.variance, z, occupied, this.#m);
     }
     const m = this.#m;
     const q = 64 - this.#p;
@@ -474,56 +487,43 @@ export class HyperLogLog {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Merges other sketches into this one: every register becomes the maximum of the registers.
-   * Redis: `PFMERGE this this other…`. A sketch with a higher precision than this one is folded
-   * down first (exactly: the result is what this precision would have recorded for the same
-   * elements); a sketch with a lower precision cannot be merged in and throws.
+   * Merges other sketches into this one, in place: every register becomes the maximum of the
+   * registers. Redis: `PFMERGE this this other…`. A sketch with a higher precision than this one is
+   * downsized first (exactly: the result is what this precision would have recorded for the same
+   * items); a sketch with a lower precision cannot be merged in and throws.
    * Takes sketches as arguments (`merge(a, b)`) or one iterable of them (`merge(sketches)`), which
    * suits any number of sketches: a spread of hundreds of thousands of arguments overflows the
    * engine's stack before this method runs. Every argument is checked before any is merged.
    * @returns this. Complexity: O(m) per dense sketch, O(k) per sparse one (plus O(m) if the
    *   result outgrows the sparse form).
    * @throws TypeError when an argument is not a HyperLogLog (or is one from another copy of
-   *   redstruct); RangeError when its precision is lower.
+   *   redstruct, or an object with the prototype but no state); RangeError when its precision is lower.
    */
   merge(...others: HyperLogLog[]): this;
   merge(others: Iterable<HyperLogLog>): this;
   merge(...args: unknown[]): this {
-    const others = HyperLogLog.#sketchArgs("merge", args);
+    const others = mergeArguments(WHERE, args, HyperLogLog, HyperLogLog.#branded);
     for (const other of others) {
       if (other.#p < this.#p) {
         throw rangeError(
           WHERE,
           "merge argument precision",
           other.#p,
-          `≥ this sketch's precision ${this.#p} (fold this sketch down with fold(${other.#p}) or use HyperLogLog.union)`,
+          `≥ this sketch's precision ${this.#p} (downsize this sketch with downsize(${other.#p}) or use HyperLogLog.union)`,
         );
       }
     }
     for (const other of others) {
-      const src = other.#p === this.#p ? other : other.fold(this.#p);
+      const src = other.#p === this.#p ? other : other.downsize(this.#p);
       this.#mergeSame(src);
     }
     if (others.length > 0) this.#mg.lose("merge()");
     return this;
   }
 
-  /**
-   * The sketches passed to merge/union: the arguments themselves, or the elements of a lone
-   * iterable argument (a HyperLogLog is not iterable, so the two forms cannot be confused).
-   */
-  static #sketchArgs(method: string, args: unknown[]): HyperLogLog[] {
-    let list: unknown[] = args;
-    if (args.length === 1 && !(args[0] instanceof HyperLogLog)) {
-      const only = args[0];
-      if (only !== null && typeof only === "object" && Symbol.iterator in only && typeof only !== "string") {
-        list = Array.from(checkIterable(WHERE, `${method} argument`, only as Iterable<unknown>));
-      }
-    }
-    for (let i = 0; i < list.length; i++) {
-      checkInstance(WHERE, `${method} argument ${i}`, list[i], HyperLogLog);
-    }
-    return list as HyperLogLog[];
+  /** True when `v` was built by this class (has its private state), not just given its prototype. */
+  static #branded(v: object): boolean {
+    return #p in v;
   }
 
   /** Register-wise max with a sketch of the same precision. */
@@ -560,11 +560,12 @@ export class HyperLogLog {
 
   /**
    * A new sketch at a lower (or equal) precision holding exactly the registers that precision would
-   * have recorded for the same elements: the bits of the index that the coarser sketch no longer
-   * uses become part of its run. O(m).
-   * @throws RangeError when precision is not an integer in 4..this.precision.
+   * have recorded for the same items: the bits of the index that the coarser sketch drops become
+   * part of its run. The martingale state does not survive a change of precision. No Redis
+   * counterpart (Redis has one precision). O(m).
+   * @throws TypeError / RangeError when precision is not an integer in 4..this.precision.
    */
-  fold(precision: number): HyperLogLog {
+  downsize(precision: number): HyperLogLog {
     checkInteger(WHERE, "precision", precision, 4, this.#p);
     if (precision === this.#p) return this.clone();
     const shift = this.#p - precision;
@@ -580,26 +581,26 @@ export class HyperLogLog {
       const k = j & mask;
       if (out[k]! < run) out[k] = run;
     }
-    return HyperLogLog.#fromValues(precision, this.#estimator, out, "fold()");
+    return HyperLogLog.#fromValues(precision, this.#estimator, out, "downsize()");
   }
 
   /**
-   * The union of sketches as a new sketch, at the lowest precision among them (finer sketches
-   * are folded down). Redis: `PFMERGE dest k1 k2 …`. Takes sketches as arguments or one iterable
-   * of them (for any number of sketches, see {@link HyperLogLog.merge}). O(m) per sketch.
-   * @throws RangeError when given no sketch; TypeError for a non-sketch.
+   * The union of `sketches` as a new sketch, at the lowest precision among them (finer sketches are
+   * downsized), with the first sketch's default estimator; the inputs are not changed. Redis:
+   * `PFMERGE dest k1 k2 …`. `sketches` is one iterable (`HyperLogLog.union([a, b])`), of any length.
+   * O(m) per sketch.
+   * @throws TypeError when `sketches` is not an iterable of HyperLogLogs (sketches passed as separate
+   *   arguments included: the message shows the array form); RangeError when it holds none.
    */
-  static union(...sketches: HyperLogLog[]): HyperLogLog;
   static union(sketches: Iterable<HyperLogLog>): HyperLogLog;
   static union(...args: unknown[]): HyperLogLog {
-    const sketches = HyperLogLog.#sketchArgs("union", args);
-    if (sketches.length === 0) throw rangeError(WHERE, "union arguments", 0, "at least one sketch");
+    const sketches = unionArguments(WHERE, args, HyperLogLog, HyperLogLog.#branded);
     let p = 18;
     for (const s of sketches) p = Math.min(p, s.#p);
-    const out = sketches[0]!.fold(p);
+    const out = sketches[0]!.downsize(p);
     for (let i = 1; i < sketches.length; i++) {
       const s = sketches[i]!;
-      out.#mergeSame(s.#p === p ? s : s.fold(p));
+      out.#mergeSame(s.#p === p ? s : s.downsize(p));
     }
     out.#mg.lose("HyperLogLog.union()");
     return out;
@@ -636,9 +637,16 @@ export class HyperLogLog {
     this.#mg.reset();
   }
 
-  /** True when `other` has the same precision and the same registers. O(m). */
+  /**
+   * True when `other` is a HyperLogLog with the same precision and the same registers (the default
+   * estimator and the martingale state are not compared); false for anything that is not a
+   * HyperLogLog. O(m).
+   * @throws TypeError for an object with the HyperLogLog prototype but no state.
+   */
   equals(other: HyperLogLog): boolean {
-    if (!(other instanceof HyperLogLog) || other.#p !== this.#p) return false;
+    if (!(other instanceof HyperLogLog)) return false;
+    checkSketch(WHERE, "other", other, HyperLogLog, HyperLogLog.#branded);
+    if (other.#p !== this.#p) return false;
     const a = this.registers();
     const b = other.registers();
     for (let i = 0; i < this.#m; i++) if (a[i] !== b[i]) return false;
@@ -652,8 +660,9 @@ export class HyperLogLog {
   /**
    * Redis's HYLL blob for these registers: `SET key blob` in Redis and PFCOUNT / PFADD / PFMERGE
    * work on it. The dense form is byte-identical to Redis's `GET key` (after a PFCOUNT has
-   * refreshed Redis's cache) for the same elements; the header carries our count as a valid cache.
-   * Only precision 14 exists in Redis.
+   * refreshed Redis's cache) for the same elements; the header carries our count as a valid cache
+   * (marked stale, for Redis to recount, when the count does not fit its 63 bits). Only precision 14
+   * exists in Redis. Send it as bytes, not as text: the blob is binary.
    * @returns a new array: sparse (≤ 3000 bytes) when Redis could hold it sparse and `encoding` is
    *   "auto", else 12304 dense bytes. O(m).
    * @throws RangeError when the precision is not 14.
@@ -661,7 +670,11 @@ export class HyperLogLog {
   toRedis(options?: ToRedisOptions): Uint8Array {
     const o = checkOptions(WHERE, options, ["encoding"]);
     if (this.#p !== REDIS_PRECISION) {
-      throw rangeError(WHERE, "precision", this.#p, `${REDIS_PRECISION} for a Redis blob (fold(14) first)`);
+      const how =
+        this.#p > REDIS_PRECISION
+          ? `downsize(${REDIS_PRECISION}) first`
+          : `a sketch cannot be raised to a higher precision: build it at ${REDIS_PRECISION}`;
+      throw rangeError(WHERE, "precision", this.#p, `${REDIS_PRECISION} for a Redis blob (${how})`);
     }
     const encoding = o.encoding === undefined ? "auto" : o.encoding;
     if (encoding !== "auto" && encoding !== "dense") {
@@ -677,16 +690,32 @@ export class HyperLogLog {
   }
 
   /**
-   * Reads a Redis HYLL blob (`GET key` of a HyperLogLog key), dense or sparse. Every length,
-   * opcode run and register is validated before use. The blob's cached cardinality is ignored.
-   * @returns a new precision-14 sketch. O(blob + m).
-   * @throws RedstructFormatError when the blob is malformed.
+   * Reads a Redis HYLL string (what `GET key` returns for a key PFADD made), dense or sparse. Every
+   * length, opcode run and register is validated before use; `value` is read once and not kept. The
+   * blob's cached cardinality is ignored.
+   * @param value the string's bytes (a Node Buffer is a Uint8Array).
+   * @returns a new precision-14 sketch, without the martingale state. O(blob + m).
+   * @throws TypeError when `value` is not a Uint8Array (null, what GET answers for a missing key,
+   *   included) or is detached; RedstructFormatError when the blob is malformed, or is another
+   *   format (a toBytes() buffer is named as such).
    */
-  static fromRedis(bytes: Uint8Array, options?: FromRedisOptions): HyperLogLog {
+  static fromRedis(value: Uint8Array, options?: FromRedisOptions): HyperLogLog {
+    if (value === null || value === undefined) {
+      throw new TypeError(
+        `redstruct/${WHERE}: value must be a Uint8Array holding a HYLL string, got ${value}` +
+          (value === null ? " (GET answers null for a key that does not exist)" : ""),
+      );
+    }
+    if (typeof value === "string") {
+      throw new TypeError(
+        `redstruct/${WHERE}: value must be a Uint8Array holding a HYLL string, got a string: read the key ` +
+          "as bytes, not as text (a HYLL string is binary and does not survive decoding as UTF-8)",
+      );
+    }
+    const bytes = checkBytes(WHERE, "value", value);
     const o = checkOptions(WHERE, options, ["estimator"]);
     const estimator = o.estimator === undefined ? "ertl" : checkDefaultEstimator(o.estimator);
-    const values = decodeRedis(bytes);
-    return HyperLogLog.#fromValues(REDIS_PRECISION, estimator, values, "fromRedis()");
+    return HyperLogLog.#fromValues(REDIS_PRECISION, estimator, decodeRedis(bytes), "fromRedis()");
   }
 
   /**
@@ -703,10 +732,13 @@ export class HyperLogLog {
   }
 
   /**
-   * Reads a {@link HyperLogLog.toBytes} buffer (format version 1 or 2). The martingale estimator is
-   * available on the result when the buffer carries its state (version 2 from a sketch that had it).
+   * Reads a {@link HyperLogLog.toBytes} buffer (format version 2); `bytes` is read once and not
+   * kept. The martingale estimator is available on the result when the buffer carries its state,
+   * which must agree with the registers (the running sum exactly, see martingale.ts).
    * @returns a new sketch equal to the one serialized. O(m).
-   * @throws RedstructFormatError when the buffer is malformed, truncated or of an unknown version.
+   * @throws TypeError when `bytes` is not a Uint8Array or is detached; RedstructFormatError when the
+   *   buffer is malformed, truncated, of an unknown version or another format (a Redis HYLL string is
+   *   named as such).
    */
   static fromBytes(bytes: Uint8Array): HyperLogLog {
     const { precision, estimator, values, martingale } = decodeBytes(bytes);
@@ -717,22 +749,25 @@ export class HyperLogLog {
       "fromBytes() of bytes without the martingale state",
     );
     if (martingale !== null) {
-      h.#fillHistogram();
-      let sum = 0;
-      for (let r = 0; r < h.#maxRun; r++) sum += histogram[r]! * BEYOND[r]!;
-      // The running sum drifts from a fresh one by rounding only; anything more is corruption.
-      if (Math.abs(martingale.sum - sum) > 1e-9 * h.#m) {
-        throw formatError(WHERE, `martingale sum ${martingale.sum} does not match the registers (${sum})`);
-      }
-      if (martingale.estimate < h.#nonZero()) {
-        throw formatError(WHERE, `martingale estimate ${martingale.estimate} is below the non-zero registers`);
-      }
-      h.#mg.estimate = martingale.estimate;
-      h.#mg.variance = martingale.variance;
-      h.#mg.sum = martingale.sum;
-      h.#mg.lost = null;
+      const fresh = h.#changeSum();
+      const problem = stateProblem(martingale.estimate, martingale.variance, martingale.sum, fresh, h.#nonZero());
+      if (problem !== null) throw formatError(WHERE, problem);
+      h.#mg.restore(martingale.estimate, martingale.variance, fresh);
     }
     return h;
+  }
+
+  /** Σ_j P(the next element changes register j), exactly, from the registers. O(m). */
+  #changeSum(): ExactSum {
+    this.#fillHistogram();
+    const sum = new ExactSum();
+    for (let r = 0; r < this.#maxRun; r++) if (histogram[r] !== 0) sum.add(BEYOND[r]!, histogram[r]!);
+    return sum;
+  }
+
+  /** A HyperLogLog is not JSON: send {@link HyperLogLog.toBytes} and rebuild it with {@link HyperLogLog.fromBytes}. */
+  toJSON(): never {
+    throw notJson(WHERE);
   }
 
   /** Packs one value per byte into 6-bit registers (+ pad byte). */
@@ -812,14 +847,18 @@ export class HyperLogLog {
       }
     }
     this.#fillHistogram();
-    if (this.#ertl >= 0 && ertlEstimate(histogram, this.#m, 64 - this.#p) !== this.#ertl) fail("stale cached count");
+    const fresh = Math.min(ertlEstimate(histogram, this.#m, 64 - this.#p), MAX_ESTIMATE);
+    if (this.#ertl >= 0 && fresh !== this.#ertl) fail("stale cached count");
     if (this.#mg.lost === null) {
-      let sum = 0;
-      for (let r = 0; r < this.#maxRun; r++) sum += histogram[r]! * BEYOND[r]!;
-      if (Math.abs(this.#mg.sum - sum) > 1e-9 * this.#m) fail(`martingale sum ${this.#mg.sum} != ${sum}`);
       const nonZero = this.#m - histogram[0]!;
-      if (!(this.#mg.estimate >= nonZero)) fail(`martingale estimate ${this.#mg.estimate} < ${nonZero} registers`);
-      if (!(this.#mg.variance >= 0)) fail(`martingale variance ${this.#mg.variance}`);
+      const sum = this.#changeSum();
+      if (!this.#mg.sumEquals(sum)) fail(`martingale sum ${this.#mg.sum} != ${sum.value}`);
+      if (!(this.#mg.estimate >= nonZero && this.#mg.estimate < Number.POSITIVE_INFINITY)) {
+        fail(`martingale estimate ${this.#mg.estimate} < ${nonZero} registers, or not finite`);
+      }
+      if (!(this.#mg.variance >= 0 && this.#mg.variance < Number.POSITIVE_INFINITY)) {
+        fail(`martingale variance ${this.#mg.variance}`);
+      }
     }
   }
 }

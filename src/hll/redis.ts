@@ -21,26 +21,19 @@ import { formatError } from "../internal/errors.js";
 
 const WHERE = "HyperLogLog";
 
-/**
- * The run a 64-bit hash (`low`, `high` halves) contributes at precision `p`, as Redis computes it
- * (hllPatLen): the trailing zeros of `hash >> p` with a sentinel bit at 64 − p, plus one, so
- * 1..65 − p. The register index is the hash's low `p` bits. HyperLogLog and UltraLogLog both take it.
- */
-export function hashRun(low: number, high: number, p: number): number {
-  const rest = low >>> p;
-  if (rest !== 0) return 32 - Math.clz32(rest & -rest);
-  if (high !== 0) return 64 - p - Math.clz32(high & -high);
-  return 65 - p;
-}
-
 /** Redis's fixed precision and register count. */
 export const REDIS_PRECISION = 14;
-export const REDIS_REGISTERS = 1 << REDIS_PRECISION;
+const REDIS_REGISTERS = 1 << REDIS_PRECISION;
 /** Bytes of the packed dense registers (16384 × 6 bits). */
-export const REDIS_DENSE_BODY = (REDIS_REGISTERS * 6) / 8;
-export const REDIS_HEADER = 16;
+const REDIS_DENSE_BODY = (REDIS_REGISTERS * 6) / 8;
+const REDIS_HEADER = 16;
 /** `hll-sparse-max-bytes`: Redis promotes to dense rather than let a sparse blob grow past this. */
-export const REDIS_SPARSE_MAX_BYTES = 3000;
+const REDIS_SPARSE_MAX_BYTES = 3000;
+/**
+ * The cached cardinality is 63 bits (the 64th is the stale flag); Redis's own PFCOUNT overflows
+ * there (it answers −2^63 past it).
+ */
+const CACHE_LIMIT = 2 ** 63;
 const MAX_RUN = 64 - REDIS_PRECISION + 1;
 /** Largest value a VAL opcode can hold. */
 const SPARSE_MAX_VALUE = 32;
@@ -54,6 +47,11 @@ function writeHeader(out: Uint8Array, encoding: number, cardinality: number): vo
   out[2] = 0x4c; // L
   out[3] = 0x4c; // L
   out[4] = encoding;
+  if (!(cardinality < CACHE_LIMIT)) {
+    // Not expressible in the 63-bit cache: mark it stale (zero bytes, top bit set) for Redis to recount.
+    out[15] = 0x80;
+    return;
+  }
   // A valid (not stale) cache: Redis's PFCOUNT returns it without recounting, which is right
   // because our count with the Ertl estimator is PFCOUNT's count for the same registers.
   let lo = cardinality % 0x100000000;
@@ -117,18 +115,29 @@ export function encodeRedisSparse(values: Uint8Array, cardinality: number): Uint
   return out;
 }
 
+/** What bytes that open with one of redstruct's own magics are, instead of a HYLL string. */
+const OWN_FORMATS: Record<string, string> = {
+  RHLL: "a HyperLogLog's toBytes(): read them with HyperLogLog.fromBytes()",
+  RULL: "an UltraLogLog's toBytes(): read them with UltraLogLog.fromBytes()",
+};
+
 /**
- * Decodes a HYLL blob (dense or sparse) into one register value per byte.
+ * Decodes a HYLL blob (dense or sparse) into one register value per byte; reads `bytes` (a checked
+ * Uint8Array) once and keeps no reference to it.
  * @returns a new Uint8Array(16384).
  * @throws RedstructFormatError for anything that is not a well-formed blob.
  */
 export function decodeRedis(bytes: Uint8Array): Uint8Array {
-  if (!(bytes instanceof Uint8Array)) throw formatError(WHERE, `fromRedis expects a Uint8Array, got ${typeof bytes}`);
+  const magic = String.fromCharCode(...bytes.subarray(0, 4));
+  if (magic !== "HYLL") {
+    const owner = OWN_FORMATS[magic];
+    const expected = 'HyperLogLog.fromRedis() reads Redis\'s HYLL string (GET of a PFADD key), which opens with "HYLL"';
+    if (owner !== undefined) throw formatError(WHERE, `these bytes are ${owner}; ${expected}`);
+    const shown = bytes.length === 0 ? "are empty" : `open with ${JSON.stringify(magic)}`;
+    throw formatError(WHERE, `these bytes ${shown}: not a HYLL string; ${expected}`);
+  }
   if (bytes.length < REDIS_HEADER) {
     throw formatError(WHERE, `a HYLL blob has a 16-byte header, got ${bytes.length} bytes`);
-  }
-  if (bytes[0] !== 0x48 || bytes[1] !== 0x59 || bytes[2] !== 0x4c || bytes[3] !== 0x4c) {
-    throw formatError(WHERE, 'bad magic: a HYLL blob starts with "HYLL"');
   }
   // Bytes 5..7 are unused and the cached cardinality (8..15) is only a cache: Redis ignores the
   // former and we recompute the latter, so neither can make the structure wrong.

@@ -25,7 +25,7 @@
  */
 
 /** FGRA exponent τ and weights w[2a + b] (w[0] = 1), from minimizing the asymptotic variance. */
-export const FGRA_TAU = 0.8194911359496925;
+const FGRA_TAU = 0.8194911359496925;
 const FGRA_W = [1, 0.458457677002462, 0.5964108641512393, 0.21067547376165546];
 
 /** The highest level of a register state (0 for empty). */

@@ -19,18 +19,22 @@
  * 1 ≤ u ≤ q + 1 with no flag for a run below 1 (u = 1 has a = b = 0, u = 2 has b = 0); while the
  * martingale state is held, its running sum equals Σ_j P(the next element changes register j).
  *
+ * Saturation: every estimate is capped at 2^64 (MAX_ESTIMATE in shared.ts), the number of distinct
+ * 64-bit hashes. Registers at the longest run with both flags (reachable through addHash or crafted
+ * bytes) make maximum likelihood diverge and FGRA overshoot; a saturated sketch answers 2^64.
+ *
  * Costs: `add` O(1) after hashing, no allocation (a register update is a shift and an or); `count`
  * O(m) after a change for the histogram plus O(q) (FGRA, ML) or O(1) (martingale); `merge`,
  * `downsize`, serialization O(m).
  */
+import { checkItem } from "../hash/element.js";
 import { type Item, murmur64aInto } from "../hash/index.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { checkInteger, formatError, rangeError, typeError } from "../internal/errors.js";
-import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
+import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { checkIterable, checkOptions } from "../internal/options.js";
 import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated } from "./bounds.js";
-import { halvesError } from "./hyperloglog.js";
-import { Martingale } from "./martingale.js";
-import { hashRun } from "./redis.js";
+import { ExactSum, Martingale, stateProblem } from "./martingale.js";
+import { checkSketch, halvesError, hashRun, MAX_ESTIMATE, mergeArguments, unionArguments } from "./shared.js";
 import { fgraStdDev, ullFgra, ullMl, ullStdDev } from "./ull-estimators.js";
 
 /** How {@link UltraLogLog.count} turns registers into a number. */
@@ -135,13 +139,14 @@ export class UltraLogLog {
   }
 
   /**
-   * A sketch holding every element of `values`. O(n).
-   * @throws TypeError when `values` is not a sync iterable (a lone string included) or options are bad.
+   * A sketch holding every item of `items`. O(n).
+   * @throws TypeError when `items` is not a sync iterable (a lone string included), for an item that
+   *   is not a string, number, bigint or Uint8Array, or for bad options.
    */
-  static from(values: Iterable<Item>, options?: UltraLogLogOptions): UltraLogLog {
-    checkIterable(WHERE, "values", values);
+  static from(items: Iterable<Item>, options?: UltraLogLogOptions): UltraLogLog {
+    checkIterable(WHERE, "items", items);
     const u = new UltraLogLog(options);
-    for (const v of values) u.add(v);
+    for (const item of items) u.add(item);
     return u;
   }
 
@@ -169,24 +174,27 @@ export class UltraLogLog {
   // ---------------------------------------------------------------------------------------------
 
   /**
-   * Adds one element (hashed with MurmurHash64A, seed 0xadc83b19, as HyperLogLog.add).
-   * @returns true when a register changed. O(length of the element) to hash, then O(1); no allocation.
-   * @throws TypeError when `value` is not a string, number, bigint or Uint8Array.
+   * Adds one item (hashed with MurmurHash64A, seed 0xadc83b19, as HyperLogLog.add; Redis's `PFADD`
+   * has no UltraLogLog, this is its counterpart).
+   * @returns true when a register changed. O(length of the item) to hash, then O(1); no allocation.
+   * @throws TypeError, before anything changes, when `item` is not a string, number, bigint or
+   *   Uint8Array, or is a Uint8Array whose buffer was detached.
    */
-  add(value: Item): boolean {
-    murmur64aInto(value, hash, 0, 0xadc83b19);
+  add(item: Item): boolean {
+    murmur64aInto(checkItem(WHERE, "item", item), hash, 0, 0xadc83b19);
     return this.#addHashed(hash[0]!, hash[1]!);
   }
 
   /**
-   * Adds every element.
+   * Adds every item, in order (as `PFADD key item1 item2 …`).
    * @returns true when at least one register changed. O(n).
-   * @throws TypeError when `values` is not a sync iterable of elements (a lone string included).
+   * @throws TypeError when `items` is not a sync iterable (a lone string included), or at the first
+   *   item that `add` refuses (the items before it stay added).
    */
-  addAll(values: Iterable<Item>): boolean {
-    checkIterable(WHERE, "values", values);
+  addAll(items: Iterable<Item>): boolean {
+    checkIterable(WHERE, "items", items);
     let changed = false;
-    for (const v of values) if (this.add(v)) changed = true;
+    for (const item of items) if (this.add(item)) changed = true;
     return changed;
   }
 
@@ -237,6 +245,9 @@ export class UltraLogLog {
    * - "martingale": kept up to date by every add (O(1) here), RMSE ≈ 0.658/√m, only for a sketch fed
    *   by its own adds since it was created or cleared (or read by fromBytes from such a sketch's
    *   bytes); after merge, union, downsize it throws rather than fall back silently.
+   * Every estimator answers at most 2^64, the number of distinct 64-bit hashes: a saturated sketch
+   * (registers at the longest run, which only `addHash` or crafted bytes reach in practice) answers
+   * 2^64. Redis has no UltraLogLog; `PFCOUNT` is HyperLogLog's counterpart.
    * Complexity: O(m) after a change, O(1) when cached or for "martingale".
    * @throws TypeError for an unknown estimator; Error for "martingale" when the state was lost.
    */
@@ -249,18 +260,19 @@ export class UltraLogLog {
    * {@link UltraLogLog.count}.
    */
   estimate(estimator: UltraLogLogEstimator = "fgra"): number {
-    if (estimator === "martingale") return this.#mg.checked(WHERE).estimate;
+    if (estimator === "martingale") return Math.min(this.#mg.checked(WHERE).estimate, MAX_ESTIMATE);
     if (estimator === "fgra") {
       if (this.#fgra < 0) {
         this.#fillCounts();
-        this.#fgra = ullFgra(counts, this.#m);
+        this.#fgra = Math.min(ullFgra(counts, this.#m), MAX_ESTIMATE);
       }
       return this.#fgra;
     }
     if (estimator === "ml") {
       if (this.#ml < 0) {
         this.#fillCounts();
-        this.#ml = ullMl(counts, this.#m, this.#q);
+        // Capped: maximum likelihood is Infinity when every run a register can hold was seen.
+        this.#ml = Math.min(ullMl(counts, this.#m, this.#q), MAX_ESTIMATE);
       }
       return this.#ml;
     }
@@ -272,7 +284,9 @@ export class UltraLogLog {
    * approximation's probability at `stdDevs` standard deviations (68.3 / 95.4 / 99.7 % at 1 / 2 / 3),
    * across the whole range of cardinalities; as {@link HyperLogLog.bounds}, with the standard
    * deviation at each n from the Poisson model (the delta method on FGRA's equation; the Fisher
-   * information for ML) or the martingale's own variance estimate.
+   * information for ML) or the martingale's own variance estimate. `lower` is never below the number
+   * of non-empty registers, and `estimate` is `estimate(estimator)` raised to that number when it
+   * falls below it, so `lower ≤ estimate ≤ upper` always.
    * @param stdDevs a finite number > 0 (default 2). @param estimator as in count() (default "fgra").
    * Complexity: O(m) after a change plus O(q) per bisection step (≈ 160 steps).
    * @throws RangeError / TypeError for a bad argument; Error for "martingale" as in count().
@@ -330,13 +344,13 @@ export class UltraLogLog {
    * Takes sketches as arguments or one iterable of them (for any number of sketches).
    * The martingale estimator is unavailable afterwards.
    * @returns this. O(m) per sketch.
-   * @throws TypeError for a non-sketch (or one from another copy of redstruct); RangeError for a
-   *   lower precision.
+   * @throws TypeError for a non-sketch (or one from another copy of redstruct, or an object with the
+   *   prototype but no state); RangeError for a lower precision.
    */
   merge(...others: UltraLogLog[]): this;
   merge(others: Iterable<UltraLogLog>): this;
   merge(...args: unknown[]): this {
-    const others = UltraLogLog.#sketchArgs("merge", args);
+    const others = mergeArguments(WHERE, args, UltraLogLog, UltraLogLog.#branded);
     for (const o of others) {
       if (o.#p < this.#p) {
         throw rangeError(
@@ -369,28 +383,21 @@ export class UltraLogLog {
     if (changed) this.#fgra = this.#ml = -1;
   }
 
-  static #sketchArgs(method: string, args: unknown[]): UltraLogLog[] {
-    let list: unknown[] = args;
-    if (args.length === 1 && !(args[0] instanceof UltraLogLog)) {
-      const only = args[0];
-      if (only !== null && typeof only === "object" && Symbol.iterator in only) {
-        list = Array.from(checkIterable(WHERE, `${method} argument`, only as Iterable<unknown>));
-      }
-    }
-    for (let i = 0; i < list.length; i++) checkInstance(WHERE, `${method} argument ${i}`, list[i], UltraLogLog);
-    return list as UltraLogLog[];
+  /** True when `v` was built by this class (has its private state), not just given its prototype. */
+  static #branded(v: object): boolean {
+    return #p in v;
   }
 
   /**
-   * The union of sketches as a new sketch at the lowest precision among them (finer ones
-   * downsized). Takes sketches as arguments or one iterable. O(m) per sketch.
-   * @throws RangeError when given no sketch; TypeError for a non-sketch.
+   * The union of `sketches` as a new sketch at the lowest precision among them (finer ones
+   * downsized); the inputs are not changed. `sketches` is one iterable (`UltraLogLog.union([a, b])`),
+   * of any length. The counterpart of `PFMERGE dest k1 k2 …`. O(m) per sketch.
+   * @throws TypeError when `sketches` is not an iterable of UltraLogLogs (sketches passed as separate
+   *   arguments included: the message shows the array form); RangeError when it holds none.
    */
-  static union(...sketches: UltraLogLog[]): UltraLogLog;
   static union(sketches: Iterable<UltraLogLog>): UltraLogLog;
   static union(...args: unknown[]): UltraLogLog {
-    const sketches = UltraLogLog.#sketchArgs("union", args);
-    if (sketches.length === 0) throw rangeError(WHERE, "union arguments", 0, "at least one sketch");
+    const sketches = unionArguments(WHERE, args, UltraLogLog, UltraLogLog.#branded);
     let p = MAX_PRECISION;
     for (const s of sketches) p = Math.min(p, s.#p);
     const out = new UltraLogLog({ precision: p });
@@ -445,9 +452,15 @@ export class UltraLogLog {
     this.#mg.reset();
   }
 
-  /** True when `other` is an UltraLogLog with the same precision and registers. O(m). */
+  /**
+   * True when `other` is an UltraLogLog with the same precision and registers (the martingale state
+   * is not compared); false for anything that is not an UltraLogLog. O(m).
+   * @throws TypeError for an object with the UltraLogLog prototype but no state.
+   */
   equals(other: UltraLogLog): boolean {
-    if (!(other instanceof UltraLogLog) || other.#p !== this.#p) return false;
+    if (!(other instanceof UltraLogLog)) return false;
+    checkSketch(WHERE, "other", other, UltraLogLog, UltraLogLog.#branded);
+    if (other.#p !== this.#p) return false;
     const a = this.#regs;
     const b = other.#regs;
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -478,9 +491,12 @@ export class UltraLogLog {
   }
 
   /**
-   * Reads a {@link UltraLogLog.toBytes} buffer, validating every field and register state.
+   * Reads a {@link UltraLogLog.toBytes} buffer, validating every field and register state and the
+   * martingale state against the registers (the running sum exactly, see martingale.ts); `bytes` is
+   * read once and not kept.
    * @returns a new sketch equal to the one serialized. O(m).
-   * @throws RedstructFormatError when the buffer is malformed, truncated or of an unknown version.
+   * @throws TypeError when `bytes` is not a Uint8Array or is detached; RedstructFormatError when the
+   *   buffer is malformed, truncated, of an unknown version or another format.
    */
   static fromBytes(bytes: Uint8Array): UltraLogLog {
     const r = new ByteReader(bytes, WHERE);
@@ -509,31 +525,24 @@ export class UltraLogLog {
       return u;
     }
     const [estimate, variance, sum] = state;
-    if (!(estimate >= 0 && estimate < Number.POSITIVE_INFINITY)) {
-      throw formatError(WHERE, `martingale estimate ${estimate} is not a finite number ≥ 0`);
-    }
-    if (!(variance >= 0 && variance < Number.POSITIVE_INFINITY)) {
-      throw formatError(WHERE, `martingale variance ${variance} is not a finite number ≥ 0`);
-    }
     const fresh = u.#changeSum();
-    if (!(Math.abs(sum - fresh) <= 1e-9 * m)) {
-      throw formatError(WHERE, `martingale sum ${sum} does not match the registers (${fresh})`);
-    }
-    if (estimate < m - u.#emptyCount()) {
-      throw formatError(WHERE, `martingale estimate ${estimate} is below the non-empty registers`);
-    }
-    u.#mg.estimate = estimate;
-    u.#mg.variance = variance;
-    u.#mg.sum = sum;
+    const problem = stateProblem(estimate, variance, sum, fresh, m - counts[0]!);
+    if (problem !== null) throw formatError(WHERE, problem);
+    u.#mg.restore(estimate, variance, fresh);
     return u;
   }
 
-  /** Σ_j P(the next element changes register j), from scratch. O(m). */
-  #changeSum(): number {
+  /** Σ_j P(the next element changes register j), exactly, from the registers; fills `counts`. O(m). */
+  #changeSum(): ExactSum {
     this.#fillCounts();
-    let sum = 0;
-    for (let s = 0; s < 256; s++) if (counts[s] !== 0) sum += counts[s]! * this.#change[s]!;
+    const sum = new ExactSum();
+    for (let s = 0; s < 256; s++) if (counts[s] !== 0) sum.add(this.#change[s]!, counts[s]!);
     return sum;
+  }
+
+  /** An UltraLogLog is not JSON: send {@link UltraLogLog.toBytes} and rebuild it with {@link UltraLogLog.fromBytes}. */
+  toJSON(): never {
+    throw notJson(WHERE);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -554,14 +563,18 @@ export class UltraLogLog {
     }
     if (this.#mg.lost === null) {
       const sum = this.#changeSum();
-      if (Math.abs(this.#mg.sum - sum) > 1e-9 * this.#m) fail(`martingale sum ${this.#mg.sum} != ${sum}`);
+      if (!this.#mg.sumEquals(sum)) fail(`martingale sum ${this.#mg.sum} != ${sum.value}`);
       const occupied = this.#m - counts[0]!;
-      if (!(this.#mg.estimate >= occupied)) fail(`martingale estimate ${this.#mg.estimate} < ${occupied}`);
-      if (!(this.#mg.variance >= 0)) fail(`martingale variance ${this.#mg.variance}`);
+      if (!(this.#mg.estimate >= occupied && this.#mg.estimate < Number.POSITIVE_INFINITY)) {
+        fail(`martingale estimate ${this.#mg.estimate} < ${occupied}, or not finite`);
+      }
+      if (!(this.#mg.variance >= 0 && this.#mg.variance < Number.POSITIVE_INFINITY)) {
+        fail(`martingale variance ${this.#mg.variance}`);
+      }
     }
     if (this.#fgra >= 0) {
       this.#fillCounts();
-      if (ullFgra(counts, this.#m) !== this.#fgra) fail("stale cached FGRA estimate");
+      if (Math.min(ullFgra(counts, this.#m), MAX_ESTIMATE) !== this.#fgra) fail("stale cached FGRA estimate");
     }
   }
 }
