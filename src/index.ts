@@ -11,6 +11,7 @@ export * from "./bloom/index.js";
 export * from "./cms/index.js";
 export * from "./cuckoo/index.js";
 export * from "./dict/index.js";
+export * from "./geo/index.js";
 export * from "./hash/index.js";
 export * from "./hll/index.js";
 export * from "./idgen/index.js";
