@@ -86,6 +86,49 @@ const OPTIONS: OptionsEntry[] = [
   },
   { name: "new CuckooFilter", call: (o) => new CuckooFilter(o as never), base: { capacity: 100 }, optional: true },
   { name: "new TopK", call: (o) => new TopK(o as never), base: { k: 3 } },
+  {
+    name: "topk.list",
+    call: (o) => new TopK({ k: 3 }).list(o as never),
+    base: { withCount: true },
+    flags: ["withCount"],
+    optional: true,
+  },
+  { name: "new CountMinSketch", call: (o) => new CountMinSketch(o as never), base: { width: 10, depth: 2 } },
+  {
+    name: "new CountMinSketch (by error)",
+    call: (o) => new CountMinSketch(o as never),
+    base: { error: 0.01, probability: 0.01 },
+  },
+  {
+    name: "CountMinSketch.union",
+    call: (o) => CountMinSketch.union([new CountMinSketch({ width: 10, depth: 2 })], o as never),
+    base: { weights: [2] },
+    optional: true,
+  },
+  {
+    name: "cf.add",
+    call: (o) => new CuckooFilter({ capacity: 100 }).add("a", o as never),
+    base: { nx: true },
+    flags: ["nx"],
+    optional: true,
+  },
+  {
+    name: "BloomFilter.from",
+    call: (o) => BloomFilter.from(["a"], o as never),
+    base: { errorRate: 0.01 },
+  },
+  {
+    name: "dict.toBytes",
+    call: (o) => new Dict([["a", 1]]).toBytes(o as never),
+    base: { encodeValue: (v: number) => Uint8Array.of(v) },
+    optional: true,
+  },
+  {
+    name: "Dict.fromBytes",
+    call: (o) => Dict.fromBytes(new Dict([["a", 1]]).toBytes(), o as never),
+    base: { seed: 1 },
+    optional: true,
+  },
   { name: "new SortedSet", call: (o) => new SortedSet(o as never), base: { seed: 1 }, optional: true },
   {
     name: "zs.add",
@@ -234,13 +277,17 @@ const BULK: BulkEntry[] = [
     call: (v) => new BloomFilter({ capacity: 10, errorRate: 0.01 }).hasAll(v as never),
     good: new Set(["a"]),
   },
-  { name: "BloomFilter.from", call: (v) => BloomFilter.from(v as never, 0.01), good: ["a"] },
+  { name: "BloomFilter.from", call: (v) => BloomFilter.from(v as never, { errorRate: 0.01 }), good: ["a"] },
   {
     name: "blocked.addAll",
     call: (v) => new BlockedBloomFilter({ capacity: 10, errorRate: 0.01 }).addAll(v as never),
     good: ["a"],
   },
-  { name: "BlockedBloomFilter.from", call: (v) => BlockedBloomFilter.from(v as never, 0.01), good: ["a"] },
+  {
+    name: "BlockedBloomFilter.from",
+    call: (v) => BlockedBloomFilter.from(v as never, { errorRate: 0.01 }),
+    good: ["a"],
+  },
   {
     name: "sbf.addAll",
     call: (v) => new ScalableBloomFilter({ capacity: 10, errorRate: 0.01 }).addAll(v as never),
@@ -249,16 +296,37 @@ const BULK: BulkEntry[] = [
   { name: "rbf.addAll", call: (v) => new RedisBloomFilter().addAll(v as never), good: ["a"] },
   { name: "rbf.hasAll", call: (v) => new RedisBloomFilter().hasAll(v as never), good: ["a"] },
   {
-    name: "RedisBloomFilter.load",
-    call: (v) => RedisBloomFilter.load(v as never),
-    good: new RedisBloomFilter().dump(),
+    name: "RedisBloomFilter.fromRedis",
+    call: (v) => RedisBloomFilter.fromRedis(v as never),
+    good: new RedisBloomFilter().toRedis(),
+  },
+  {
+    name: "CuckooFilter.fromRedis",
+    call: (v) => CuckooFilter.fromRedis(v as never),
+    good: CuckooFilter.from(["a"]).toRedis(),
   },
   { name: "cf.hasAll", call: (v) => new CuckooFilter({ capacity: 100 }).hasAll(v as never), good: ["a"] },
   {
     name: "cms.merge",
-    call: (v) => CountMinSketch.byDimensions(10, 2).merge(v as never),
-    good: [CountMinSketch.byDimensions(10, 2)],
+    call: (v) => new CountMinSketch({ width: 10, depth: 2 }).merge(v as never),
+    good: [new CountMinSketch({ width: 10, depth: 2 })],
     ofStructures: true,
+  },
+  {
+    name: "CountMinSketch.union",
+    call: (v) => CountMinSketch.union(v as never),
+    good: [new CountMinSketch({ width: 10, depth: 2 })],
+    ofStructures: true,
+  },
+  { name: "CountMinSketch.from", call: (v) => CountMinSketch.from(v as never, { width: 10, depth: 2 }), good: ["a"] },
+  { name: "topk.addAll", call: (v) => new TopK({ k: 2 }).addAll(v as never), good: ["a"] },
+  { name: "TopK.from", call: (v) => TopK.from(v as never, { k: 2 }), good: ["a"] },
+  { name: "CuckooFilter.from", call: (v) => CuckooFilter.from(v as never), good: ["a"] },
+  { name: "RedisBloomFilter.from", call: (v) => RedisBloomFilter.from(v as never), good: ["a"] },
+  {
+    name: "ScalableBloomFilter.from",
+    call: (v) => ScalableBloomFilter.from(v as never, { capacity: 10, errorRate: 0.01 }),
+    good: ["a"],
   },
   { name: "SortedSet.from", call: (v) => SortedSet.from(v as never), good: [["a", 1]] },
   { name: "zs.scores", call: (v) => zs().scores(v as never), good: ["a", "z"] },
@@ -286,4 +354,226 @@ describe("bulk methods take a sync iterable, and nothing else", () => {
       }
     });
   }
+});
+
+/** A Uint8Array whose buffer has been transferred away (as by postMessage): it reads as empty. */
+function detached(): Uint8Array {
+  const bytes = Uint8Array.of(1, 2, 3);
+  structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
+  return bytes;
+}
+
+interface ItemEntry {
+  name: string;
+  /** A structure in some state, and what it serializes to (to see that nothing changed). */
+  make: () => { x: unknown; bytes: () => Uint8Array };
+  call: (x: never, item: unknown) => unknown;
+}
+
+const s0 = <T extends { toBytes(): Uint8Array }>(x: T) => ({ x, bytes: () => x.toBytes() });
+const ITEMS: ItemEntry[] = [
+  ...(["add", "has", "addAll", "hasAll"] as const).flatMap((m): ItemEntry[] => [
+    {
+      name: `bf.${m}`,
+      make: () => s0(BloomFilter.from(["a"], { errorRate: 0.01 })),
+      call: (x: BloomFilter, i) => (m.endsWith("All") ? x[m]([i] as never) : x[m as "add"](i as never)),
+    },
+    {
+      name: `blocked.${m}`,
+      make: () => s0(BlockedBloomFilter.from(["a"], { errorRate: 0.01 })),
+      call: (x: BlockedBloomFilter, i) => (m.endsWith("All") ? x[m]([i] as never) : x[m as "add"](i as never)),
+    },
+    {
+      name: `sbf.${m}`,
+      make: () => s0(ScalableBloomFilter.from(["a"], { capacity: 10, errorRate: 0.01 })),
+      call: (x: ScalableBloomFilter, i) => (m.endsWith("All") ? x[m]([i] as never) : x[m as "add"](i as never)),
+    },
+    {
+      name: `rbf.${m}`,
+      make: () => s0(RedisBloomFilter.from(["a"])),
+      call: (x: RedisBloomFilter, i) => (m.endsWith("All") ? x[m]([i] as never) : x[m as "add"](i as never)),
+    },
+  ]),
+  ...(["add", "has", "delete", "count"] as const).map(
+    (m): ItemEntry => ({
+      name: `cf.${m}`,
+      make: () => s0(CuckooFilter.from(["a", "b"])),
+      call: (x: CuckooFilter, i) => x[m](i as never),
+    }),
+  ),
+  { name: "hll.add", make: () => s0(HyperLogLog.from(["a"])), call: (x: HyperLogLog, i) => x.add(i as never) },
+  { name: "hll.addAll", make: () => s0(HyperLogLog.from(["a"])), call: (x: HyperLogLog, i) => x.addAll([i] as never) },
+  {
+    name: "ull.add",
+    make: () => s0(UltraLogLog.from(["a"], { precision: 8 })),
+    call: (x: UltraLogLog, i) => x.add(i as never),
+  },
+  {
+    name: "cms.incrBy",
+    make: () => s0(CountMinSketch.from(["a"], { width: 10, depth: 2 })),
+    call: (x: CountMinSketch, i) => x.incrBy(i as never, 3),
+  },
+  {
+    name: "cms.count",
+    make: () => s0(CountMinSketch.from(["a"], { width: 10, depth: 2 })),
+    call: (x: CountMinSketch, i) => x.count(i as never),
+  },
+  ...(["add", "has", "count"] as const).map(
+    (m): ItemEntry => ({
+      name: `topk.${m}`,
+      make: () => s0(TopK.from(["a", "b", "a"], { k: 2, width: 8, depth: 3 })),
+      call: (x: TopK, i) => x[m](i as never),
+    }),
+  ),
+  {
+    name: "topk.incrBy",
+    make: () => s0(TopK.from(["a", "b", "a"], { k: 2, width: 8, depth: 3 })),
+    call: (x: TopK, i) => x.incrBy(i as never, 5),
+  },
+];
+
+describe("an item that is not an item is refused by the structure, before anything changes", () => {
+  for (const entry of ITEMS) {
+    it(`${entry.name}: null, an object and a detached Uint8Array are TypeErrors naming the structure and "item"`, () => {
+      const { x, bytes } = entry.make();
+      const before = bytes();
+      const where = entry.name.startsWith("hll") ? "HyperLogLog" : undefined;
+      for (const bad of [null, undefined, {}, [1], Symbol("s"), true, detached()]) {
+        let error: unknown;
+        try {
+          entry.call(x as never, bad);
+        } catch (e) {
+          error = e;
+        }
+        expect(error, String(typeof bad)).toBeInstanceOf(TypeError);
+        const message = (error as Error).message;
+        expect(message).toMatch(/^redstruct\/[A-Za-z]+: (item|items\[0\]) /);
+        expect(message).not.toMatch(/redstruct\/hash|\[object Object\]/);
+        if (where) expect(message).toContain(where);
+        if (bad instanceof Uint8Array) expect(message).toMatch(/detached/);
+      }
+      expect(bytes()).toEqual(before);
+    });
+  }
+});
+
+interface ReaderEntry {
+  name: string;
+  read: (bytes: Uint8Array) => { toBytes(): Uint8Array };
+  valid: () => Uint8Array;
+}
+
+const READERS: ReaderEntry[] = [
+  { name: "HyperLogLog.fromBytes", read: HyperLogLog.fromBytes, valid: () => HyperLogLog.from(["a", "b"]).toBytes() },
+  {
+    name: "HyperLogLog.fromRedis",
+    read: (b) => HyperLogLog.fromRedis(b),
+    valid: () => HyperLogLog.from(["a", "b"]).toRedis(),
+  },
+  {
+    name: "UltraLogLog.fromBytes",
+    read: UltraLogLog.fromBytes,
+    valid: () => UltraLogLog.from(["a"], { precision: 6 }).toBytes(),
+  },
+  {
+    name: "BloomFilter.fromBytes",
+    read: BloomFilter.fromBytes,
+    valid: () => BloomFilter.from(["a"], { errorRate: 0.1 }).toBytes(),
+  },
+  {
+    name: "BlockedBloomFilter.fromBytes",
+    read: BlockedBloomFilter.fromBytes,
+    valid: () => BlockedBloomFilter.from(["a"], { errorRate: 0.1 }).toBytes(),
+  },
+  {
+    name: "ScalableBloomFilter.fromBytes",
+    read: ScalableBloomFilter.fromBytes,
+    valid: () => ScalableBloomFilter.from(["a"], { capacity: 10, errorRate: 0.1 }).toBytes(),
+  },
+  {
+    name: "RedisBloomFilter.fromBytes",
+    read: RedisBloomFilter.fromBytes,
+    valid: () => RedisBloomFilter.from(["a"]).toBytes(),
+  },
+  { name: "CuckooFilter.fromBytes", read: CuckooFilter.fromBytes, valid: () => CuckooFilter.from(["a"]).toBytes() },
+  {
+    name: "CountMinSketch.fromBytes",
+    read: CountMinSketch.fromBytes,
+    valid: () => CountMinSketch.from(["a"], { width: 8, depth: 2 }).toBytes(),
+  },
+  { name: "TopK.fromBytes", read: (b) => TopK.fromBytes(b), valid: () => TopK.from(["a", "a"], { k: 2 }).toBytes() },
+  {
+    name: "SortedSet.fromBytes",
+    read: SortedSet.fromBytes,
+    valid: () =>
+      SortedSet.from([
+        ["a", 1],
+        ["b", 2],
+      ]).toBytes(),
+  },
+  {
+    name: "Dict.fromBytes",
+    read: (b) => Dict.fromBytes(b),
+    valid: () => new Dict([["a", Uint8Array.of(7)]]).toBytes(),
+  },
+];
+
+describe("every byte reader takes what it is given once: no aliasing, no detached views, no null", () => {
+  for (const entry of READERS) {
+    it(`${entry.name}: a Buffer-like view into a larger buffer, changed afterwards, changes nothing read`, () => {
+      const valid = entry.valid();
+      // The bytes in the middle of a larger buffer, as a Node Buffer or a subarray would be.
+      const big = new Uint8Array(valid.length + 16);
+      big.set(valid, 8);
+      const view = big.subarray(8, 8 + valid.length);
+      const read = entry.read(view);
+      const written = read.toBytes();
+      big.fill(0x5a);
+      expect(read.toBytes()).toEqual(written);
+      (read as { checkInvariants?(): void }).checkInvariants?.();
+    });
+
+    it(`${entry.name}: null, a string, an array and a detached view are TypeErrors naming the input`, () => {
+      for (const bad of [null, undefined, "bytes", [1, 2], detached()]) {
+        let error: unknown;
+        try {
+          entry.read(bad as never);
+        } catch (e) {
+          error = e;
+        }
+        expect(error, typeof bad).toBeInstanceOf(TypeError);
+        expect((error as Error).message).toMatch(/^redstruct\/[A-Za-z]+: /);
+        if (bad instanceof Uint8Array) expect((error as Error).message).toMatch(/detached/);
+      }
+    });
+  }
+
+  it("chunk readers (fromRedis of the Bloom and cuckoo filters) copy each chunk as it arrives", () => {
+    const readers = [
+      {
+        read: (c: Iterable<[number, Uint8Array]>) => RedisBloomFilter.fromRedis(c),
+        make: () => RedisBloomFilter.from(Array.from({ length: 40 }, (_, i) => `k${i}`)),
+      },
+      {
+        read: (c: Iterable<[number, Uint8Array]>) => CuckooFilter.fromRedis(c),
+        make: () => CuckooFilter.from(Array.from({ length: 40 }, (_, i) => `k${i}`)),
+      },
+    ];
+    for (const { read, make } of readers) {
+      const original = make();
+      // A streaming reader that hands out every chunk in one reused buffer.
+      function* oneBuffer(chunks: Iterable<[number, Uint8Array]>): Generator<[number, Uint8Array]> {
+        const buffer = new Uint8Array(1 << 16);
+        for (const [i, c] of chunks) {
+          buffer.set(c);
+          yield [i, buffer.subarray(0, c.length)];
+        }
+      }
+      const loaded = read(oneBuffer(original.toRedis()));
+      expect(loaded.toBytes()).toEqual(original.toBytes());
+      for (let i = 0; i < 40; i++) expect(loaded.has(`k${i}`)).toBe(true);
+      const chunks = original.toRedis();
+      expect(() => read([[chunks[0]![0], detached()]])).toThrow(TypeError);
+    }
+  });
 });

@@ -20,7 +20,19 @@ export function describe(value: unknown): string {
   if (typeof value === "number" || typeof value === "boolean" || value == null) return String(value);
   if (value instanceof Uint8Array) return `Uint8Array(${value.length})`;
   if (Array.isArray(value)) return `Array(${value.length})`;
-  return typeof value === "function" ? "a function" : Object.prototype.toString.call(value);
+  if (typeof value === "function") return "a function";
+  if (typeof value === "symbol") return String(value);
+  // An object: its keys when it is a plain one (an options object passed where something else
+  // belongs), its class otherwise — never "[object Object]".
+  const proto = Object.getPrototypeOf(value);
+  if (proto === Object.prototype || proto === null) {
+    const keys = Object.keys(value as object);
+    if (keys.length === 0) return "an empty object {}";
+    const shown = keys.slice(0, 4).join(", ") + (keys.length > 4 ? ", …" : "");
+    return `an object { ${shown} }`;
+  }
+  const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === "string" && name !== "" ? `a ${name}` : Object.prototype.toString.call(value);
 }
 
 /** Builds the `RangeError` every structure throws for an out-of-range argument. */
