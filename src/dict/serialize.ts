@@ -17,7 +17,7 @@
  * of the input (nothing read aliases the caller's buffer). O(n + bytes) both ways.
  */
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { formatError, typeError } from "../internal/errors.js";
+import { describe, formatError, typeError } from "../internal/errors.js";
 import { decodeWtf8, wtf8 } from "../internal/wtf8.js";
 import type { DictKey } from "./hash.js";
 
@@ -72,7 +72,7 @@ function valuePart(value: unknown, key: DictKey, encode: ((value: unknown) => Ui
       if (value instanceof Uint8Array) return { tag: 7, bytes: value, number: 0, isNumber: false };
       throw new TypeError(
         `redstruct/${WHERE}: toBytes() stores strings, numbers, bigints, booleans, null, undefined and ` +
-          `Uint8Arrays as they are; the value of key ${shown(key)} is ${Object.prototype.toString.call(value)}: ` +
+          `Uint8Arrays as they are; the value of key ${shown(key)} is ${describe(value)}: ` +
           "pass toBytes({ encodeValue }) (and fromBytes(bytes, { decodeValue })), e.g. JSON through TextEncoder",
       );
   }
