@@ -52,7 +52,7 @@ function valuePart(value: unknown, key: DictKey, encode: ((value: unknown) => Ui
   if (encode !== undefined) {
     const bytes = encode(value);
     if (!(bytes instanceof Uint8Array)) {
-      throw typeError(WHERE, `encodeValue(value of key ${shown(key)})`, bytes, "a Uint8Array");
+      throw typeError(WHERE, `encodeValue(value of key ${describe(key)})`, bytes, "a Uint8Array");
     }
     return { tag: 8, bytes, number: 0, isNumber: false };
   }
@@ -72,17 +72,10 @@ function valuePart(value: unknown, key: DictKey, encode: ((value: unknown) => Ui
       if (value instanceof Uint8Array) return { tag: 7, bytes: value, number: 0, isNumber: false };
       throw new TypeError(
         `redstruct/${WHERE}: toBytes() stores strings, numbers, bigints, booleans, null, undefined and ` +
-          `Uint8Arrays as they are; the value of key ${shown(key)} is ${describe(value)}: ` +
+          `Uint8Arrays as they are; the value of key ${describe(key)} is ${describe(value)}: ` +
           "pass toBytes({ encodeValue }) (and fromBytes(bytes, { decodeValue })), e.g. JSON through TextEncoder",
       );
   }
-}
-
-function shown(key: DictKey): string {
-  if (typeof key === "string") return JSON.stringify(key.length > 40 ? `${key.slice(0, 40)}…` : key);
-  if (typeof key === "bigint") return `${key}n`;
-  if (typeof key === "number") return String(key);
-  return `Uint8Array(${key.length})`;
 }
 
 function partSize(p: Part): number {
