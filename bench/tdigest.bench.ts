@@ -140,6 +140,23 @@ function distributions(): { name: string; draw: (u: () => number) => number }[] 
   ];
 }
 
+/** How many of `sorted` are below `e` (or, with `orEqual`, at most `e`). */
+function countBelow(sorted: Float64Array, e: number, orEqual: boolean): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < e || (orEqual && sorted[mid] === e)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** F(e), the data's mid-rank CDF: the fraction below e plus half the fraction equal to it. */
+function midRank(sorted: Float64Array, e: number): number {
+  return (countBelow(sorted, e, false) + countBelow(sorted, e, true)) / 2 / sorted.length;
+}
+
 interface Accuracy {
   distribution: string;
   q: number;
@@ -166,24 +183,7 @@ function accuracy(ctx: BenchContext, n: number): Accuracy[] {
     }
     npm.compress();
     const sorted = data.slice().sort();
-    // F(e): the data's mid-rank CDF at e.
-    const cdf = (e: number) => {
-      let lo = 0;
-      let hi = n;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (sorted[mid]! < e) lo = mid + 1;
-        else hi = mid;
-      }
-      const below = lo;
-      hi = n;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (sorted[mid]! <= e) lo = mid + 1;
-        else hi = mid;
-      }
-      return (below + lo) / 2 / n;
-    };
+    const cdf = (e: number) => midRank(sorted, e);
     for (const q of QS) {
       const exact = sorted[Math.max(0, Math.ceil(q * n) - 1)]!;
       const estimates: Accuracy["estimates"] = {};
@@ -217,20 +217,10 @@ function compressions(ctx: BenchContext, n: number) {
   const data = new Float64Array(n);
   for (let i = 0; i < n; i++) data[i] = lognormal.draw(u);
   const sorted = data.slice().sort();
-  const rank = (e: number) => {
-    let lo = 0;
-    let hi = n;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (sorted[mid]! < e) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo / n;
-  };
   return COMPRESSIONS.map((c) => {
     const d = new TDigest({ compression: c });
     d.addAll(data);
-    const errors = QS.map((q) => Math.abs(rank(d.quantile(q)) - q));
+    const errors = QS.map((q) => Math.abs(midRank(sorted, d.quantile(q)) - q));
     return {
       compression: c,
       errors,

@@ -218,36 +218,14 @@ export class TDigest {
       this.#addWide(v, 1, 1n);
       return;
     }
-    let pos = this.#merged + this.#unmerged;
-    if (pos >= this.#cap - 1) {
-      this.#compress();
-      pos = this.#merged + this.#unmerged;
-      if (pos >= this.#cap) throw overflow();
-    }
-    if (pos === this.#mean.length) this.#grow();
-    if (v < this.#min) this.#min = v;
-    if (v > this.#max) this.#max = v;
-    this.#mean[pos] = v;
-    this.#weight[pos] = 1;
-    this.#unmerged++;
+    this.#put(this.#slot(), v, 1);
     this.#uw++;
   }
 
-  /** td_add(value, w): `w` as a double and as the exact 64-bit weight (both the same below 2^53). */
+  /** td_add(value, w): `w` as a double and, for a wide source, the exact 64-bit weight. */
   #addWeighted(v: number, w: number, wBig: bigint | null): void {
     if (this.#exact === null && w >= 0 && w <= SAFE && this.#mw + this.#uw + w <= SAFE) {
-      let pos = this.#merged + this.#unmerged;
-      if (pos >= this.#cap - 1) {
-        this.#compress();
-        pos = this.#merged + this.#unmerged;
-        if (pos >= this.#cap) throw overflow();
-      }
-      if (pos === this.#mean.length) this.#grow();
-      if (v < this.#min) this.#min = v;
-      if (v > this.#max) this.#max = v;
-      this.#mean[pos] = v;
-      this.#weight[pos] = w;
-      this.#unmerged++;
+      this.#put(this.#slot(), v, w);
       this.#uw += w;
       return;
     }
@@ -257,25 +235,40 @@ export class TDigest {
   /** td_add in 64-bit integers, with t-digest-c's overflow checks and C's wrap-around. */
   #addWide(v: number, w: number, wBig: bigint): void {
     if (this.#exact === null) this.#widen();
-    let pos = this.#merged + this.#unmerged;
-    if (pos >= this.#cap - 1) {
-      this.#compress();
-      pos = this.#merged + this.#unmerged;
-    }
-    if (pos >= this.#cap) throw overflow();
+    const pos = this.#slot();
     // t-digest-c's add-is-safe test: a ≤ LLONG_MAX − b, or a ≥ LLONG_MAX − b (wrapped) when b < 0.
     if (!addSafe(this.#uwBig, wBig) || !addSafe(BigInt.asIntN(64, this.#uwBig + wBig), this.#mwBig)) {
       throw overflow();
     }
+    this.#put(pos, v, w);
+    this.#exact![pos] = wBig;
+    this.#uwBig = BigInt.asIntN(64, this.#uwBig + wBig);
+    this.#uw = Number(this.#uwBig);
+  }
+
+  /**
+   * td_add's first steps: merge the buffer when it holds capacity − 1 nodes, refuse a full buffer
+   * (which a merge leaves full only at total weight ≤ 1), and return the next node's index (growing
+   * the arrays when they end there).
+   */
+  #slot(): number {
+    let pos = this.#merged + this.#unmerged;
+    if (pos >= this.#cap - 1) {
+      this.#compress();
+      pos = this.#merged + this.#unmerged;
+      if (pos >= this.#cap) throw overflow();
+    }
     if (pos === this.#mean.length) this.#grow();
+    return pos;
+  }
+
+  /** td_add's update: min and max (strict comparisons: the first of −0 and 0 stays), the node, the count. */
+  #put(pos: number, v: number, w: number): void {
     if (v < this.#min) this.#min = v;
     if (v > this.#max) this.#max = v;
     this.#mean[pos] = v;
     this.#weight[pos] = w;
-    this.#exact![pos] = wBig;
     this.#unmerged++;
-    this.#uwBig = BigInt.asIntN(64, this.#uwBig + wBig);
-    this.#uw = Number(this.#uwBig);
   }
 
   /** Doubles the node arrays (up to the capacity). */
@@ -321,44 +314,31 @@ export class TDigest {
     const normalizer = this.#compression / (2 * PI * total * lnRounded(total));
     let cur = 0;
     let sofar = 0;
-    if (exact === null) {
-      for (let i = 1; i < n; i++) {
-        const wi = weight[i]!;
-        const p = weight[cur]! + wi;
-        const z = p * normalizer;
-        const q0 = sofar / total;
-        const q2 = (sofar + p) / total;
-        if (z <= q0 * (1 - q0) && z <= q2 * (1 - q2)) {
-          weight[cur] = p;
-          mean[cur]! += ((mean[i]! - mean[cur]!) * wi) / p;
-        } else {
-          sofar += weight[cur]!;
-          cur++;
-          weight[cur] = wi;
-          mean[cur] = mean[i]!;
-        }
-      }
-      this.#mw = total;
-    } else {
-      for (let i = 1; i < n; i++) {
-        const wi = weight[i]!;
-        const p = weight[cur]! + wi;
-        const z = p * normalizer;
-        const q0 = sofar / total;
-        const q2 = (sofar + p) / total;
-        if (z <= q0 * (1 - q0) && z <= q2 * (1 - q2)) {
+    for (let i = 1; i < n; i++) {
+      const wi = weight[i]!;
+      const p = weight[cur]! + wi;
+      const z = p * normalizer;
+      const q0 = sofar / total;
+      const q2 = (sofar + p) / total;
+      if (z <= q0 * (1 - q0) && z <= q2 * (1 - q2)) {
+        // The merged weight as C's (double) of the 64-bit sum: p itself below 2^53.
+        let wc = p;
+        if (exact !== null) {
           exact[cur] = exact[cur]! + exact[i]!;
-          const wc = Number(exact[cur]!);
-          weight[cur] = wc;
-          mean[cur]! += ((mean[i]! - mean[cur]!) * wi) / wc;
-        } else {
-          sofar += weight[cur]!;
-          cur++;
-          weight[cur] = wi;
-          exact[cur] = exact[i]!;
-          mean[cur] = mean[i]!;
+          wc = Number(exact[cur]!);
         }
+        weight[cur] = wc;
+        mean[cur]! += ((mean[i]! - mean[cur]!) * wi) / wc;
+      } else {
+        sofar += weight[cur]!;
+        cur++;
+        weight[cur] = wi;
+        mean[cur] = mean[i]!;
+        if (exact !== null) exact[cur] = exact[i]!;
       }
+    }
+    if (exact === null) this.#mw = total;
+    else {
       this.#mwBig = castInt64(total);
       this.#mw = Number(this.#mwBig);
       this.#uwBig = 0n;
