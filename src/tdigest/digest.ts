@@ -739,8 +739,10 @@ export class TDigest {
   merge(others: Iterable<TDigest>): this;
   merge(...args: unknown[]): this {
     let list: unknown[] = args;
-    if (args.length === 1 && !(args[0] instanceof TDigest)) {
-      list = Array.from(checkIterable(WHERE, "merge argument", args[0] as Iterable<unknown>));
+    const only = args[0];
+    // One argument that is not a TDigest but iterable is the list; anything else is checked as a TDigest.
+    if (args.length === 1 && only !== null && typeof only === "object" && Symbol.iterator in only) {
+      list = Array.from(checkIterable(WHERE, "merge argument", only as Iterable<unknown>));
     }
     for (let i = 0; i < list.length; i++) checkInstance(WHERE, `merge argument ${i}`, list[i], TDigest);
     if (list.length === 0) return this;
