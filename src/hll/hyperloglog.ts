@@ -25,8 +25,9 @@
  * at most the promotion limit; dense registers are ≤ q+1, the pad byte is zero, and more than the
  * promotion limit of them are non-zero (so the representation is canonical) — except at the
  * always-dense precisions 4..8; a cached estimate equals a fresh one; while the martingale state is
- * held, its running sum equals Σ_j P(the next element changes register j), its estimate is at least
- * the number of non-zero registers and its variance is ≥ 0.
+ * held, its running sum equals Σ_j P(the next element changes register j) exactly (both parts, see
+ * martingale.ts), its estimate is finite and at least the number of non-zero registers and its
+ * variance is finite and ≥ 0.
  *
  * Saturation: every estimate is capped at 2^64 (MAX_ESTIMATE in shared.ts), the number of distinct
  * 64-bit hashes. Registers at the longest run (reachable through addHash or crafted bytes) make

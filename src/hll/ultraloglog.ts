@@ -17,7 +17,9 @@
  *
  * Invariants (checked by {@link UltraLogLog.checkInvariants}): every register is 0 or has
  * 1 ≤ u ≤ q + 1 with no flag for a run below 1 (u = 1 has a = b = 0, u = 2 has b = 0); while the
- * martingale state is held, its running sum equals Σ_j P(the next element changes register j).
+ * martingale state is held, its running sum equals Σ_j P(the next element changes register j)
+ * exactly (both parts, see martingale.ts), its estimate is finite and at least the number of
+ * non-empty registers and its variance is finite and ≥ 0; a cached FGRA estimate equals a fresh one.
  *
  * Saturation: every estimate is capped at 2^64 (MAX_ESTIMATE in shared.ts), the number of distinct
  * 64-bit hashes. Registers at the longest run with both flags (reachable through addHash or crafted
