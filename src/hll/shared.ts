@@ -108,7 +108,8 @@ export function unionArguments<T>(
       (v as { constructor?: { name?: unknown } }).constructor?.name === type.name);
   const extra = args.slice(1).some((a) => a !== undefined);
   if (extra || looksLikeSketch(first)) {
-    const shown = args.map((a) => (looksLikeSketch(a) ? `a ${type.name}` : describe(a))).join(", ");
+    const one = `${/^[AEIOU]/.test(type.name) ? "an" : "a"} ${type.name}`;
+    const shown = args.map((a) => (looksLikeSketch(a) ? one : describe(a))).join(", ");
     throw new TypeError(
       `redstruct/${where}: sketches must be one iterable of sketches, as in ${where}.union([a, b]) ` +
         `(not ${where}.union(a, b)); got ${args.length === 1 ? shown : `${args.length} arguments: ${shown}`}`,
