@@ -450,6 +450,7 @@ describe("GeoSet", () => {
     expect(() => GeoSet.fromBytes(new Uint8Array([82, 83, 90, 83, 1, 0, 0, 0, 0]))).toThrow(/SortedSet's toBytes/);
     expect(() => GeoSet.fromBytes(bytes.subarray(0, bytes.length - 1))).toThrow(RedstructFormatError);
     expect(() => GeoSet.fromBytes("RSGE" as never)).toThrow(TypeError);
+    expect(GeoSet.fromBytes(bytes).sortedSet.randomMembers(3)).toEqual(g.sortedSet.randomMembers(3));
   });
 
   it("fromBytes turns 10^4 hostile inputs into a valid GeoSet or a RedstructFormatError", () => {

@@ -24,10 +24,10 @@
  * distance may then differ from Redis's in its last bit (docs/geo.md measures how often, and what
  * it changes in replies).
  */
-import { ByteReader, ByteWriter, checkBytes } from "../internal/bytes.js";
-import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { ByteReader, ByteWriter } from "../internal/bytes.js";
+import { checkInteger, formatError, notJson, RedstructFormatError, rangeError, typeError } from "../internal/errors.js";
 import { checkFlag, checkInstance, checkIterable, checkOptions } from "../internal/options.js";
-import { compareMembers, SortedSet, type SortedSetOptions } from "../skiplist/index.js";
+import { SortedSet, type SortedSetOptions } from "../skiplist/index.js";
 import { type GeoUnit, haversine, NATIVE_TRIG, UNITS } from "./distance.js";
 import { decodeScore, encodeScore, geohashString, LAT_MAX, LAT_MIN, LON_MAX, LON_MIN } from "./geohash.js";
 import { type SearchHits, type SearchSpec, search } from "./search.js";
@@ -130,12 +130,23 @@ function checkMember(value: unknown, param: string): string {
   return value;
 }
 
-/** A longitude or latitude GEOADD accepts (Redis: "ERR invalid longitude,latitude pair"). */
-function checkCoordinate(param: string, value: unknown, min: number, max: number): number {
+/**
+ * A longitude or latitude GEOADD accepts (Redis: "ERR invalid longitude,latitude pair"); `entry`
+ * ≥ 0 names it as a field of `entries[entry]`. The message is built only for a refusal: this runs
+ * on every add.
+ */
+function checkCoordinate(
+  param: "longitude" | "latitude",
+  value: unknown,
+  min: number,
+  max: number,
+  entry = -1,
+): number {
+  if (typeof value === "number" && value >= min && value <= max) return value;
+  const name = entry < 0 ? param : `entries[${entry}][${param === "longitude" ? 1 : 2}] (${param})`;
   const allowed = `a number in [${min}, ${max}]`;
-  if (typeof value !== "number") throw typeError(WHERE, param, value, allowed);
-  if (!(value >= min && value <= max)) throw rangeError(WHERE, param, value, allowed);
-  return value;
+  if (typeof value !== "number") throw typeError(WHERE, name, value, allowed);
+  throw rangeError(WHERE, name, value, allowed);
 }
 
 /** A radius, width or height: ≥ 0, Infinity allowed, NaN refused. */
@@ -245,9 +256,10 @@ export class GeoSet {
       const i = members.length;
       if (!Array.isArray(entry))
         throw typeError(WHERE, `entries[${i}]`, entry, "a [member, longitude, latitude] array");
-      members.push(checkMember(entry[0], `entries[${i}][0]`));
-      const longitude = checkCoordinate(`entries[${i}][1] (longitude)`, entry[1], LON_MIN, LON_MAX);
-      const latitude = checkCoordinate(`entries[${i}][2] (latitude)`, entry[2], LAT_MIN, LAT_MAX);
+      if (typeof entry[0] !== "string") checkMember(entry[0], `entries[${i}][0]`);
+      members.push(entry[0]);
+      const longitude = checkCoordinate("longitude", entry[1], LON_MIN, LON_MAX, i);
+      const latitude = checkCoordinate("latitude", entry[2], LAT_MIN, LAT_MAX, i);
       scores.push(encodeScore(longitude, latitude));
     }
     let changed = 0;
@@ -439,64 +451,37 @@ export class GeoSet {
     this.#set.clear();
   }
 
-  /** An independent GeoSet with the same places (and the same scores). O(n log n). */
+  /** An independent GeoSet with the same places (a clone of the sorted set). O(n). */
   clone(): GeoSet {
-    return new GeoSet({ sortedSet: SortedSet.from(this.#set) });
+    return new GeoSet({ sortedSet: this.#set.clone() });
   }
 
   /**
-   * redstruct's format: "RSGE", a version byte, the number of places, then each member (UTF-16
-   * length and code units) and its score as a float64, in the set's order. O(n).
+   * redstruct's format: "RSGE", a version byte, then the sorted set's own bytes
+   * ({@link SortedSet.toBytes}: its members and scores, which are the places). O(n + bytes).
    */
   toBytes(): Uint8Array {
-    let size = 4 + 1 + 8;
-    for (const member of this.#set.keys()) size += 4 + 2 * member.length + 8;
-    const w = new ByteWriter(size).magic(MAGIC).u8(VERSION).u53(this.#set.size);
-    for (const [member, score] of this.#set) {
-      w.u32(member.length);
-      for (let i = 0; i < member.length; i++) {
-        const c = member.charCodeAt(i);
-        w.u8(c & 0xff).u8(c >>> 8);
-      }
-      w.f64(score);
-    }
-    return w.finish();
+    const set = this.#set.toBytes();
+    return new ByteWriter(5 + set.length).magic(MAGIC).u8(VERSION).raw(set).finish();
   }
 
   /**
-   * Rebuilds a GeoSet from {@link toBytes}. O(n log n).
-   * @throws RedstructFormatError for bytes that are not a GeoSet's, truncated or corrupt (a NaN
-   *   score, places out of order or repeated, trailing bytes); TypeError when `bytes` is not a
-   *   Uint8Array.
+   * Rebuilds a GeoSet from {@link toBytes}. O(n + bytes).
+   * @throws RedstructFormatError for bytes that are not a GeoSet's, or whose sorted set is
+   *   truncated or corrupt (as {@link SortedSet.fromBytes} finds it); TypeError when `bytes` is not
+   *   a Uint8Array.
    */
-  static fromBytes(bytes: Uint8Array, options?: Omit<GeoSetOptions, "sortedSet">): GeoSet {
-    checkBytes(WHERE, "bytes", bytes);
-    const o = checkOptions(WHERE, options, ["seed", "capacity"]);
+  static fromBytes(bytes: Uint8Array): GeoSet {
     const r = new ByteReader(bytes, WHERE);
     r.header(MAGIC, VERSION);
-    const n = r.u53("the number of places");
-    // Each place takes at least 12 bytes: a count the bytes cannot hold is refused before any work.
-    if (n > r.remaining / 12) throw formatError(WHERE, `${n} places cannot fit in ${r.remaining} bytes`);
-    const g = new GeoSet(o);
-    let lastMember = "";
-    let lastScore = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < n; i++) {
-      const length = r.u32("a member's length");
-      const units = r.view(2 * length, "a member");
-      let member = "";
-      for (let j = 0; j < length; j++) member += String.fromCharCode(units[2 * j]! | (units[2 * j + 1]! << 8));
-      const score = r.f64("a score");
-      if (Number.isNaN(score)) throw formatError(WHERE, `place ${i} has a NaN score`);
-      // The set's order, strictly: one set has one form (and a member cannot come twice).
-      if (i > 0 && !(lastScore < score || (lastScore === score && compareMembers(lastMember, member) < 0))) {
-        throw formatError(WHERE, `place ${i} is out of order (places are written in the set's order)`);
-      }
-      g.#set.add(member, score);
-      lastMember = member;
-      lastScore = score;
+    let set: SortedSet;
+    try {
+      set = SortedSet.fromBytes(bytes.subarray(r.offset));
+    } catch (e) {
+      if (e instanceof RedstructFormatError) throw formatError(WHERE, `its sorted set: ${e.message}`);
+      throw e;
     }
-    r.end();
-    return g;
+    return new GeoSet({ sortedSet: set });
   }
 
   /** A GeoSet is not JSON: send {@link toBytes} and rebuild with {@link GeoSet.fromBytes}. */

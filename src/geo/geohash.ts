@@ -13,7 +13,7 @@
  * - a cell decodes to `min + (i / 2^step) · (max − min)` and `min + ((i + 1) / 2^step) · (max − min)`,
  *   `i + 1` wrapping in 32 bits; a position is the centre of its cell, clamped to the limits.
  *
- * 64-bit values are carried as two uint32 words (hi, lo): no BigInt.
+ * 64-bit values are carried as two 32-bit words (hi, lo): no BigInt.
  */
 
 /** Longitude limits (EPSG:900913). */
@@ -39,7 +39,7 @@ function spread(x: number): number {
   return (x | (x << 1)) & 0x55555555;
 }
 
-/** Gathers the even bits of a 32-bit word into 16 bits. */
+/** Gathers the even bits of a 32-bit word (given as any number; its low 32 bits count) into 16 bits. */
 function gather(x: number): number {
   x &= 0x55555555;
   x = (x | (x >>> 1)) & 0x33333333;
@@ -48,14 +48,19 @@ function gather(x: number): number {
   return (x | (x >>> 8)) & 0x0000ffff;
 }
 
-/** High word of interleave(lat, lon): bits 32..63 (lat, lon < 2^32). */
-export function interleaveHi(lat: number, lon: number): number {
-  return (spread(lat >>> 16) | (spread(lon >>> 16) << 1)) >>> 0;
+/** Bits 32..63 of interleave(lat, lon) (lat, lon < 2^32), as an int32 bit pattern. */
+function interleaveHi(lat: number, lon: number): number {
+  return spread(lat >>> 16) | (spread(lon >>> 16) << 1);
 }
 
-/** Low word of interleave(lat, lon): bits 0..31. */
-export function interleaveLo(lat: number, lon: number): number {
-  return (spread(lat & 0xffff) | (spread(lon & 0xffff) << 1)) >>> 0;
+/** Bits 0..31 of interleave(lat, lon), as an int32 bit pattern. */
+function interleaveLo(lat: number, lon: number): number {
+  return spread(lat & 0xffff) | (spread(lon & 0xffff) << 1);
+}
+
+/** An int32 bit pattern read as unsigned (without `>>> 0`, whose results above 2^31 deoptimize). */
+function unsigned(x: number): number {
+  return x < 0 ? x + TWO32 : x;
 }
 
 /**
@@ -63,8 +68,8 @@ export function interleaveLo(lat: number, lon: number): number {
  * Redis's `(double)(bits << shift)`, and with `plusOne` the exclusive end of the cell's score range.
  */
 export function alignedScore(lat: number, lon: number, shift: number, plusOne: boolean): number {
-  let hi = interleaveHi(lat, lon);
-  let lo = interleaveLo(lat, lon);
+  let hi = unsigned(interleaveHi(lat, lon));
+  let lo = unsigned(interleaveLo(lat, lon));
   if (plusOne) {
     lo += 1;
     if (lo === TWO32) {
@@ -80,7 +85,7 @@ export function alignedScore(lat: number, lon: number, shift: number, plusOne: b
  * (2^step when x is the maximum).
  */
 export function cellIndex(x: number, min: number, max: number, step: number): number {
-  return (((x - min) / (max - min)) * 2 ** step) >>> 0;
+  return Math.trunc(((x - min) / (max - min)) * 2 ** step);
 }
 
 /** Latitude cell index at `step` in Redis's WGS84 ranges. */
@@ -93,9 +98,14 @@ export function lonIndex(longitude: number, step: number): number {
   return cellIndex(longitude, LON_MIN, LON_MAX, step);
 }
 
+// The hot paths below write 2^26 (67108864) and Redis's ranges as literals: `2 ** step` with a
+// variable step is a call to pow, and a bundler may turn module constants into variables.
+
 /** GEOADD's score: the 26-step interleaved geohash of a checked position, as a double. */
 export function encodeScore(longitude: number, latitude: number): number {
-  return alignedScore(latIndex(latitude, STEP_MAX), lonIndex(longitude, STEP_MAX), 0, false);
+  const lat = Math.trunc(((latitude - -85.05112878) / (85.05112878 - -85.05112878)) * 67108864);
+  const lon = Math.trunc(((longitude - -180) / (180 - -180)) * 67108864);
+  return unsigned(interleaveHi(lat, lon)) * 4294967296 + unsigned(interleaveLo(lat, lon));
 }
 
 /**
@@ -105,51 +115,49 @@ export function encodeScore(longitude: number, latitude: number): number {
 export function cellBounds(lat: number, lon: number, step: number, out: Float64Array): void {
   const cells = 2 ** step;
   out[0] = LON_MIN + (lon / cells) * LON_SCALE;
-  out[1] = LON_MIN + (((lon + 1) >>> 0) / cells) * LON_SCALE;
+  out[1] = LON_MIN + (((lon + 1) % TWO32) / cells) * LON_SCALE;
   out[2] = LAT_MIN + (lat / cells) * LAT_SCALE;
-  out[3] = LAT_MIN + (((lat + 1) >>> 0) / cells) * LAT_SCALE;
+  out[3] = LAT_MIN + (((lat + 1) % TWO32) / cells) * LAT_SCALE;
 }
-
-/**
- * Splits `score` as Redis's `(uint64_t)score` does on x86-64 into `words` = [hi, lo] (uint32 each).
- * Sorted-set scores are never NaN.
- */
-function scoreWords(score: number, words: Uint32Array): void {
-  let t: number;
-  if (score >= TWO64) {
-    t = 0;
-  } else if (score > -TWO63) {
-    t = Math.trunc(score);
-  } else {
-    words[0] = 0x80000000;
-    words[1] = 0;
-    return;
-  }
-  const hi = Math.floor(t / TWO32);
-  words[0] = hi >>> 0;
-  words[1] = t - hi * TWO32;
-}
-
-const words = new Uint32Array(2);
-const bounds = new Float64Array(4);
 
 /**
  * Decodes a score into the centre of its 26-step cell: `out[0]` = longitude, `out[1]` = latitude
- * (GEOPOS, and every candidate of a search). O(1), no allocation.
+ * (GEOPOS, and every candidate of a search). The score is read as Redis's `(uint64_t)score` reads
+ * it on x86-64 (sorted-set scores are never NaN). O(1), no allocation.
  */
 export function decodeScore(score: number, out: Float64Array): void {
-  scoreWords(score, words);
-  const hi = words[0]!;
-  const lo = words[1]!;
-  const lat = (gather(lo) | (gather(hi) << 16)) >>> 0;
-  const lon = (gather(lo >>> 1) | (gather(hi >>> 1) << 16)) >>> 0;
-  cellBounds(lat, lon, STEP_MAX, bounds);
-  let x = (bounds[0]! + bounds[1]!) / 2;
-  if (x > LON_MAX) x = LON_MAX;
-  if (x < LON_MIN) x = LON_MIN;
-  let y = (bounds[2]! + bounds[3]!) / 2;
-  if (y > LAT_MAX) y = LAT_MAX;
-  if (y < LAT_MIN) y = LAT_MIN;
+  let hi: number;
+  let lo: number;
+  if (score >= 0 && score < TWO64) {
+    const t = Math.trunc(score);
+    hi = Math.floor(t / TWO32);
+    lo = t - hi * TWO32;
+  } else if (score >= TWO64) {
+    hi = 0;
+    lo = 0;
+  } else if (score > -TWO63) {
+    const t = Math.trunc(score);
+    const h = Math.floor(t / TWO32);
+    lo = t - h * TWO32;
+    hi = h + TWO32;
+  } else {
+    hi = 2147483648;
+    lo = 0;
+  }
+  const lat = gather(lo) + gather(hi) * 65536;
+  const lon = gather(lo / 2) + gather(hi / 2) * 65536;
+  const latNext = lat === 4294967295 ? 0 : lat + 1;
+  const lonNext = lon === 4294967295 ? 0 : lon + 1;
+  let x = (-180 + (lon / 67108864) * 360 + (-180 + (lonNext / 67108864) * 360)) / 2;
+  if (x > 180) x = 180;
+  if (x < -180) x = -180;
+  let y =
+    (-85.05112878 +
+      (lat / 67108864) * (85.05112878 - -85.05112878) +
+      (-85.05112878 + (latNext / 67108864) * (85.05112878 - -85.05112878))) /
+    2;
+  if (y > 85.05112878) y = 85.05112878;
+  if (y < -85.05112878) y = -85.05112878;
   out[0] = x;
   out[1] = y;
 }
@@ -166,7 +174,7 @@ export function geohashString(score: number): string {
   decodeScore(score, position);
   const lat = cellIndex(position[1]!, -90, 90, STEP_MAX);
   const lon = cellIndex(position[0]!, LON_MIN, LON_MAX, STEP_MAX);
-  const bits = (interleaveHi(lat, lon) & 0xfffff) * TWO32 + interleaveLo(lat, lon);
+  const bits = (interleaveHi(lat, lon) & 0xfffff) * TWO32 + unsigned(interleaveLo(lat, lon));
   let s = "";
   for (let i = 1; i <= 10; i++) s += ALPHABET[Math.floor(bits / 2 ** (52 - 5 * i)) % 32];
   return `${s}0`;
