@@ -16,8 +16,8 @@
  * the correctly rounded ln x unless ln x lies within that distance of the midpoint between two
  * doubles — a case none of the vectors hits and that random inputs hit with probability ~2^-47.
  *
- * Cost: ~25 double-double multiply-adds, a few hundred nanoseconds. Not for hot paths: it runs
- * once per Bloom link created.
+ * Cost: ~25 double-double multiply-adds, no allocation. It runs once per Bloom link created and
+ * once per t-digest merge (RedisBloom's scale function), never per item.
  */
 
 // ——— double-double primitives (error-free transformations) ————————————————————————
@@ -25,19 +25,21 @@
 /** Splitter for Dekker's product: 2^27 + 1. */
 const SPLIT = 134217729;
 
-/** Result registers of the primitives below: a double-double as [hi, lo]. */
-let rh = 0;
-let rl = 0;
+/**
+ * Result register of the primitives below: a double-double as [hi, lo]. A typed array, not two
+ * module `let`s: V8 boxes a double held in a module variable, so every write would allocate.
+ */
+const R = new Float64Array(2);
 
-/** a + b = rh + rl exactly (Knuth's TwoSum). */
+/** a + b = R[0]! + R[1]! exactly (Knuth's TwoSum). */
 function twoSum(a: number, b: number): void {
   const s = a + b;
   const bb = s - a;
-  rl = a - (s - bb) + (b - bb);
-  rh = s;
+  R[1] = a - (s - bb) + (b - bb);
+  R[0] = s;
 }
 
-/** a·b = rh + rl exactly, barring overflow (Dekker's TwoProduct). */
+/** a·b = R[0]! + R[1]! exactly, barring overflow (Dekker's TwoProduct). */
 function twoProd(a: number, b: number): void {
   const p = a * b;
   let t = SPLIT * a;
@@ -46,18 +48,18 @@ function twoProd(a: number, b: number): void {
   t = SPLIT * b;
   const bh = t - (t - b);
   const bl = b - bh;
-  rl = ah * bh - p + ah * bl + al * bh + al * bl;
-  rh = p;
+  R[1] = ah * bh - p + ah * bl + al * bh + al * bl;
+  R[0] = p;
 }
 
-/** (ah + al) + (bh + bl) → (rh, rl), error O(2^-106) relative. */
+/** (ah + al) + (bh + bl) → (R[0]!, R[1]!), error O(2^-106) relative. */
 function ddAdd(ah: number, al: number, bh: number, bl: number): void {
   twoSum(ah, bh);
-  const sh = rh;
-  const sl = rl;
+  const sh = R[0]!;
+  const sl = R[1]!;
   twoSum(al, bl);
-  const th = rh;
-  const tl = rl;
+  const th = R[0]!;
+  const tl = R[1]!;
   let hi = sh;
   let lo = sl + th;
   let s = hi + lo;
@@ -65,33 +67,33 @@ function ddAdd(ah: number, al: number, bh: number, bl: number): void {
   hi = s;
   lo += tl;
   s = hi + lo;
-  rl = lo - (s - hi);
-  rh = s;
+  R[1] = lo - (s - hi);
+  R[0] = s;
 }
 
-/** (ah + al)·(bh + bl) → (rh, rl). */
+/** (ah + al)·(bh + bl) → (R[0]!, R[1]!). */
 function ddMul(ah: number, al: number, bh: number, bl: number): void {
   twoProd(ah, bh);
-  const ph = rh;
-  const pl = rl + (ah * bl + al * bh);
+  const ph = R[0]!;
+  const pl = R[1]! + (ah * bl + al * bh);
   const s = ph + pl;
-  rl = pl - (s - ph);
-  rh = s;
+  R[1] = pl - (s - ph);
+  R[0] = s;
 }
 
-/** (ah + al)/(bh + bl) → (rh, rl): a quotient digit and two corrections from the remainders. */
+/** (ah + al)/(bh + bl) → (R[0]!, R[1]!): a quotient digit and two corrections from the remainders. */
 function ddDiv(ah: number, al: number, bh: number, bl: number): void {
   const q1 = ah / bh;
   ddMul(bh, bl, q1, 0);
-  ddAdd(ah, al, -rh, -rl);
-  const remH = rh;
-  const remL = rl;
+  ddAdd(ah, al, -R[0]!, -R[1]!);
+  const remH = R[0]!;
+  const remL = R[1]!;
   const q2 = remH / bh;
   ddMul(bh, bl, q2, 0);
-  ddAdd(remH, remL, -rh, -rl);
-  const q3 = rh / bh;
+  ddAdd(remH, remL, -R[0]!, -R[1]!);
+  const q3 = R[0]! / bh;
   twoSum(q1, q2);
-  ddAdd(rh, rl, q3, 0);
+  ddAdd(R[0]!, R[1]!, q3, 0);
 }
 
 // ——— constants ———————————————————————————————————————————————————————————————————
@@ -108,9 +110,9 @@ const INV_ODD_LO = new Float64Array(TERMS);
 for (let j = 0; j < TERMS; j++) {
   const d = 2 * j + 1;
   const hi = 1 / d;
-  twoProd(hi, d); // hi·d = rh + rl exactly; the residual 1 − hi·d divided by d is the low part
+  twoProd(hi, d); // hi·d = R[0]! + R[1]! exactly; the residual 1 − hi·d divided by d is the low part
   INV_ODD_HI[j] = hi;
-  INV_ODD_LO[j] = (1 - rh - rl) / d;
+  INV_ODD_LO[j] = (1 - R[0]! - R[1]!) / d;
 }
 
 const f64 = new Float64Array(1);
@@ -143,26 +145,26 @@ export function lnRounded(x: number): number {
   }
   // s = (m − 1)/(m + 1): m − 1 is exact (Sterbenz), m + 1 is carried as a double-double.
   twoSum(m, 1);
-  ddDiv(m - 1, 0, rh, rl);
-  const sh = rh;
-  const sl = rl;
+  ddDiv(m - 1, 0, R[0]!, R[1]!);
+  const sh = R[0]!;
+  const sl = R[1]!;
   ddMul(sh, sl, sh, sl);
-  const zh = rh;
-  const zl = rl;
+  const zh = R[0]!;
+  const zl = R[1]!;
   let ph = INV_ODD_HI[TERMS - 1]!;
   let pl = INV_ODD_LO[TERMS - 1]!;
   for (let j = TERMS - 2; j >= 0; j--) {
     ddMul(ph, pl, zh, zl);
-    ddAdd(rh, rl, INV_ODD_HI[j]!, INV_ODD_LO[j]!);
-    ph = rh;
-    pl = rl;
+    ddAdd(R[0]!, R[1]!, INV_ODD_HI[j]!, INV_ODD_LO[j]!);
+    ph = R[0]!;
+    pl = R[1]!;
   }
   ddMul(ph, pl, sh, sl);
-  const th = 2 * rh;
-  const tl = 2 * rl;
+  const th = 2 * R[0]!;
+  const tl = 2 * R[1]!;
   if (e === 0) return th + tl;
   // e·ln 2 + ln m
   twoProd(e, LN2_HI);
-  ddAdd(rh, rl + e * LN2_LO, th, tl);
-  return rh + rl;
+  ddAdd(R[0]!, R[1]! + e * LN2_LO, th, tl);
+  return R[0]! + R[1]!;
 }
