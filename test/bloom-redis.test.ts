@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RedisBloomFilter } from "../src/bloom/index.js";
+import { BloomFilter, RedisBloomFilter } from "../src/bloom/index.js";
 import { MAX_DUMP_HASHES } from "../src/bloom/redisbloom-dump.js";
 import { reduce64 } from "../src/bloom/redisbloom-link.js";
 import type { Item } from "../src/hash/index.js";
@@ -10,6 +10,7 @@ import { MAX_ITEM_BYTES, wasmMurmur } from "../src/hash/murmur64a-wasm.js";
 import { RedstructFormatError } from "../src/internal/errors.js";
 import { lnRounded } from "../src/internal/log.js";
 import { replayVectors } from "./support/bloom-replay.js";
+import { fuzzDeserializer } from "./support/fuzz.js";
 import { addAgainstSetModel } from "./support/membership.js";
 import hashes from "./vectors/redisbloom/hashes.json" with { type: "json" };
 
@@ -297,7 +298,7 @@ describe("RedisBloomFilter properties", () => {
     );
   });
 
-  it("load(dump()) is the same filter and dumps the same bytes", () => {
+  it("fromRedis(toRedis()) is the same filter and dumps the same bytes", () => {
     fc.assert(
       fc.property(
         anyOptions,
@@ -466,7 +467,7 @@ describe("RedisBloomFilter arguments", () => {
     f.checkInvariants();
   });
 
-  it("load refuses what is not a dump with clear errors", () => {
+  it("fromRedis refuses what is not a dump with clear errors", () => {
     const dump = new RedisBloomFilter({ capacity: 10 }).toRedis();
     expect(() => RedisBloomFilter.fromRedis([])).toThrow(/no header/);
     expect(() => RedisBloomFilter.fromRedis(null as never)).toThrow(TypeError);
@@ -483,5 +484,209 @@ describe("RedisBloomFilter arguments", () => {
     v.setUint32(28, 2 ** 32 - 8, true);
     v.setUint32(32, 7, true);
     expect(() => RedisBloomFilter.fromRedis([[1, h]])).toThrow(/incomplete dump/);
+  });
+});
+
+// ——— the whole filter: redstruct's format, copies, clearing, building ——————————————————————
+
+/** A filter from `opts` holding what fits of `items` (a non-scaling one stops when full). */
+function filled(opts: ConstructorParameters<typeof RedisBloomFilter>[0], items: readonly Item[]): RedisBloomFilter {
+  const f = new RedisBloomFilter(opts);
+  addUntilFull(f, items);
+  return f;
+}
+
+describe("RedisBloomFilter toBytes / fromBytes, clone, clear, from", () => {
+  it('toBytes is "RSRB", version 1, the SCANDUMP header and every chunk\'s bytes; fromBytes reads it back exactly', () => {
+    fc.assert(
+      fc.property(
+        anyOptions,
+        fc.array(anyItem, { maxLength: 200 }),
+        fc.array(anyItem, { maxLength: 30 }),
+        (opts, values, probes) => {
+          const f = filled(opts, values);
+          const bytes = f.toBytes();
+          const chunks = f.toRedis();
+          const expected = [...new TextEncoder().encode("RSRB"), 1, ...chunks.flatMap(([, b]) => [...b])];
+          expect([...bytes]).toEqual(expected);
+          const back = RedisBloomFilter.fromBytes(bytes);
+          back.checkInvariants();
+          expect(back.toBytes()).toEqual(bytes);
+          expect(back.toRedis()).toEqual(chunks);
+          expect(back.info()).toEqual(f.info());
+          expect([back.size, back.byteLength]).toEqual([f.size, f.byteLength]);
+          expect(back.hasAll([...values, ...probes])).toEqual(f.hasAll([...values, ...probes]));
+          // and both keep evolving identically
+          expect(addUntilFull(back, probes)).toEqual(addUntilFull(f, probes));
+          expect(back.toBytes()).toEqual(f.toBytes());
+        },
+      ),
+      { seed: 1311, numRuns: 120 },
+    );
+  });
+
+  it("fromBytes reads the legacy modes a dump can hold (32-bit hashing, power-of-two links)", () => {
+    for (const options of [1, 5, 0, 4]) {
+      const chunks = new RedisBloomFilter({ capacity: 20, errorRate: 0.05 }).toRedis();
+      new DataView(chunks[0]![1].buffer).setUint32(12, options, true);
+      let f: RedisBloomFilter;
+      try {
+        f = RedisBloomFilter.fromRedis(chunks);
+      } catch (e) {
+        // power-of-two links need 2^n2 ≤ bits: this header's n2 is 0, so NOROUND off is only a flag here
+        expect(e).toBeInstanceOf(RedstructFormatError);
+        continue;
+      }
+      f.addAll(["a", "b", "c"]);
+      const back = RedisBloomFilter.fromBytes(f.toBytes());
+      expect(back.toRedis()).toEqual(f.toRedis());
+      expect(back.hasAll(["a", "b", "c", "d"])).toEqual(f.hasAll(["a", "b", "c", "d"]));
+    }
+  });
+
+  it("10^4 fuzzed fromBytes inputs either load to a consistent filter that writes them back, or throw RedstructFormatError", () => {
+    const shapes = [
+      filled(
+        { errorRate: 0.05, capacity: 3, expansion: 2 },
+        Array.from({ length: 20 }, (_, i) => `x${i}`),
+      ),
+      filled({ errorRate: 0.3, capacity: 2, nonScaling: true }, ["a", "b"]),
+      filled(
+        { errorRate: 0.01, capacity: 1, expansion: 3 },
+        Array.from({ length: 9 }, (_, i) => i),
+      ),
+    ];
+    const counts = fuzzDeserializer(
+      {
+        name: "RedisBloomFilter.fromBytes",
+        read: RedisBloomFilter.fromBytes,
+        valid: shapes.map((f) => f.toBytes()),
+        use: (f) => {
+          f.hasAll(["x1", "probe", 3]);
+          f.info();
+          const c = f.clone(); // changed on its own: the loaded filter must still write its input back
+          for (let i = 0; i < 4; i++) {
+            try {
+              c.add(`more${i}`);
+            } catch (e) {
+              expect(e).toBeInstanceOf(RangeError); // a loaded header may leave no room to grow
+            }
+          }
+          c.checkInvariants();
+        },
+        write: (f) => f.toBytes(),
+      },
+      { seed: 1312, runs: 10_000, maxLength: 400 },
+    );
+    expect(counts.loaded).toBeGreaterThan(200);
+    expect(counts.refused).toBeGreaterThan(1000);
+  });
+
+  it("fromBytes refuses what is not its format with messages that say what it is", () => {
+    const good = filled({ capacity: 4 }, ["a", "b"]).toBytes();
+    const read = RedisBloomFilter.fromBytes;
+    expect(() => read(new BloomFilter({ bits: 8, hashes: 1 }).toBytes())).toThrow(
+      /these bytes are a BloomFilter's toBytes\(\): read them with BloomFilter.fromBytes/,
+    );
+    expect(() => read(good.subarray(0, good.length - 1))).toThrow(/declares \d+ bytes of links, \d+ follow it/);
+    expect(() => read(Uint8Array.from([...good, 0]))).toThrow(/declares \d+ bytes of links, \d+ follow it/);
+    expect(() => read(good.subarray(0, 20))).toThrow(/truncated/);
+    const v2 = good.slice();
+    v2[4] = 2;
+    expect(() => read(v2)).toThrow(/format version 2/);
+    const zero = good.slice();
+    new DataView(zero.buffer).setUint32(5 + 8, 0, true); // 0 links
+    expect(() => read(zero)).toThrow(/declares 0 links/);
+    const many = good.slice();
+    new DataView(many.buffer).setUint32(5 + 8, 2 ** 32 - 1, true); // a header of 227 GB
+    expect(() => read(many)).toThrow(/truncated/);
+    expect(() => read(new RedisBloomFilter().toRedis()[0]![1])).toThrow(/not a RedisBloomFilter's toBytes\(\) output/);
+    expect(() => read("RSRB" as never)).toThrow(TypeError);
+    expect(() => read(null as never)).toThrow(/^redstruct\/RedisBloomFilter: bytes must be a Uint8Array/);
+  });
+
+  it("clone is independent: same bytes, then each changes alone", () => {
+    fc.assert(
+      fc.property(
+        anyOptions,
+        fc.array(anyItem, { maxLength: 100 }),
+        fc.array(anyItem, { minLength: 1, maxLength: 20 }),
+        (opts, values, more) => {
+          const f = filled(opts, values);
+          const before = f.toBytes();
+          const c = f.clone();
+          c.checkInvariants();
+          expect(c.toBytes()).toEqual(before);
+          addUntilFull(c, more);
+          expect(f.toBytes()).toEqual(before);
+          const cBytes = c.toBytes();
+          addUntilFull(
+            f,
+            more.map((v) => `f:${String(v)}`),
+          );
+          expect(c.toBytes()).toEqual(cBytes);
+        },
+      ),
+      { seed: 1313, numRuns: 100 },
+    );
+  });
+
+  it("clear() is back to what BF.RESERVE made, also for a loaded filter, and the filter keeps working", () => {
+    fc.assert(
+      fc.property(anyOptions, fc.array(anyItem, { maxLength: 150 }), (opts, values) => {
+        const f = filled(opts, values);
+        f.clear();
+        f.checkInvariants();
+        expect(f.toBytes()).toEqual(new RedisBloomFilter(opts).toBytes());
+        expect([f.size, f.info().filters]).toEqual([0, 1]);
+        const loaded = RedisBloomFilter.fromRedis(filled(opts, values).toRedis());
+        loaded.clear();
+        expect(loaded.toBytes()).toEqual(f.toBytes());
+        expect(addUntilFull(f, values)).toEqual(addUntilFull(new RedisBloomFilter(opts), values));
+      }),
+      { seed: 1314, numRuns: 100 },
+    );
+  });
+
+  it("from(items, options) is BF.INSERT: the options' filter (BF.ADD's by default) holding the items", () => {
+    fc.assert(
+      fc.property(fc.option(anyOptions, { nil: undefined }), fc.array(anyItem, { maxLength: 80 }), (opts, values) => {
+        const twin = new RedisBloomFilter(opts);
+        let full = false;
+        try {
+          twin.addAll(values);
+        } catch (e) {
+          expect(e).toBeInstanceOf(RangeError);
+          full = true;
+        }
+        if (full) expect(() => RedisBloomFilter.from(values, opts)).toThrow(/full/);
+        else expect(RedisBloomFilter.from(values, opts).toBytes()).toEqual(twin.toBytes());
+      }),
+      { seed: 1315, numRuns: 100 },
+    );
+    expect(RedisBloomFilter.from(new Set(["a", "b"])).info()).toEqual({
+      capacity: 100,
+      byteLength: 240,
+      filters: 1,
+      size: 2,
+      expansion: 2,
+    });
+    expect(() => RedisBloomFilter.from("ab" as never)).toThrow(/items must be an iterable of elements, got the string/);
+    expect(() => RedisBloomFilter.from(["a"], { capacty: 5 } as never)).toThrow(/did you mean "capacity"/);
+  });
+
+  it("size, byteLength and info(): BF.CARD, the bit arrays, BF.INFO (whose Size adds RedisBloom's structs)", () => {
+    const f = new RedisBloomFilter({ capacity: 2, errorRate: 0.1 });
+    f.addAll(["a", "b", "c", "d", "e"]);
+    const info = f.info();
+    expect(info.filters).toBe(2);
+    expect(info.size).toBe(f.size);
+    expect(f.byteLength).toBe(
+      f
+        .toRedis()
+        .slice(1)
+        .reduce((n, [, b]) => n + b.length, 0),
+    );
+    expect(info.byteLength).toBe(32 + 64 * 2 + f.byteLength);
   });
 });

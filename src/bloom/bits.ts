@@ -1,12 +1,23 @@
 /**
- * What the two fixed-size filters (BloomFilter, BlockedBloomFilter) share (internal): the population
- * count of their words, the bound on the item count a fill allows, the word-wise OR/AND of a merge,
- * the checks of the filters handed to `merge` / `union` / `intersect`, and the options of `from`.
+ * What the filters share (internal): for the two fixed-size ones (BloomFilter, BlockedBloomFilter)
+ * the population count of their words, the bound on the item count a fill allows, the word-wise
+ * OR/AND of a merge, the checks of the filters handed to `merge` / `union` / `intersect` and the
+ * options of `from`; for all four, the check of each item of a bulk call.
  */
-import type { Item } from "../hash/element.js";
+import { checkItem, type Item } from "../hash/element.js";
 import { typeError } from "../internal/errors.js";
 import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { checkCapacity, checkErrorRate } from "./params.js";
+
+/**
+ * `items[i]` of a bulk call (addAll, hasAll) when it is an item; a TypeError naming `items[i]`
+ * otherwise. The message is built only on failure: no allocation per item.
+ */
+export function itemAt(where: string, item: unknown, i: number): Item {
+  if (typeof item === "string" || typeof item === "number" || typeof item === "bigint") return item;
+  if (item instanceof Uint8Array && item.length !== 0) return item;
+  return checkItem(where, `items[${i}]`, item);
+}
 
 /** Bytes of the serialized header of both fixed-size filters ("RSBF", "RSBB"), before the words. */
 export const HEADER_BYTES = 40;

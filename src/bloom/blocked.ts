@@ -59,6 +59,7 @@ import {
   type FilterClass,
   fromArguments,
   HEADER_BYTES,
+  itemAt,
   itemsAfterMerge,
   maxItemsFor,
   mergeArguments,
@@ -360,11 +361,12 @@ export class BlockedBloomFilter {
 
   /**
    * Adds every item in order; element i of the result is what `add(items[i])` returned — BF.MADD.
-   * O(Σ (k + |item|)). An item that is not one throws a TypeError; the items before it stay added.
+   * O(Σ (k + |item|)). An item that is not one is a TypeError naming `items[i]`; the items before
+   * it stay added.
    * @throws TypeError unless `items` is a sync iterable (a lone string is refused) of items.
    */
   addAll(items: Iterable<Item>): boolean[] {
-    return Array.from(checkIterable(WHERE, "items", items), (item) => this.add(item));
+    return Array.from(checkIterable(WHERE, "items", items), (item, i) => this.add(itemAt(WHERE, item, i)));
   }
 
   /**
@@ -372,7 +374,7 @@ export class BlockedBloomFilter {
    * @throws TypeError unless `items` is a sync iterable (a lone string is refused) of items.
    */
   hasAll(items: Iterable<Item>): boolean[] {
-    return Array.from(checkIterable(WHERE, "items", items), (item) => this.has(item));
+    return Array.from(checkIterable(WHERE, "items", items), (item, i) => this.has(itemAt(WHERE, item, i)));
   }
 
   // ——— estimates ——————————————————————————————————————————————————————————

@@ -37,6 +37,7 @@ import {
   fillExcess,
   fromArguments,
   HEADER_BYTES,
+  itemAt,
   itemsAfterMerge,
   maxItemsFor,
   mergeArguments,
@@ -240,11 +241,12 @@ export class BloomFilter {
 
   /**
    * Adds every item in order; element i of the result is what `add(items[i])` returned — BF.MADD.
-   * O(Σ (k + |item|)). An item that is not one throws a TypeError; the items before it stay added.
+   * O(Σ (k + |item|)). An item that is not one is a TypeError naming `items[i]`; the items before
+   * it stay added.
    * @throws TypeError unless `items` is a sync iterable (a lone string is refused) of items.
    */
   addAll(items: Iterable<Item>): boolean[] {
-    return Array.from(checkIterable(WHERE, "items", items), (item) => this.add(item));
+    return Array.from(checkIterable(WHERE, "items", items), (item, i) => this.add(itemAt(WHERE, item, i)));
   }
 
   /**
@@ -252,7 +254,7 @@ export class BloomFilter {
    * @throws TypeError unless `items` is a sync iterable (a lone string is refused) of items.
    */
   hasAll(items: Iterable<Item>): boolean[] {
-    return Array.from(checkIterable(WHERE, "items", items), (item) => this.has(item));
+    return Array.from(checkIterable(WHERE, "items", items), (item, i) => this.has(itemAt(WHERE, item, i)));
   }
 
   /** Sets the k bits of the item last hashed into `H`; true when one was clear. */

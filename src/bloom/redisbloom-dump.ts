@@ -230,8 +230,9 @@ export function loadChain(chunks: Iterable<readonly [number, Uint8Array]>): Chai
     if (offset + data.length > start + size) {
       throw formatError(WHERE, `${where} runs ${offset + data.length - start - size} bytes past the end of link ${lo}`);
     }
-    // A copy: the caller may reuse or change the chunk's buffer once the iterator moves on.
-    writes.push({ link: lo, offset: offset - start, data: data.slice() });
+    // A copy (a plain one: a Node Buffer's slice() is a view): the caller may reuse or change the
+    // chunk's buffer once the iterator moves on.
+    writes.push({ link: lo, offset: offset - start, data: new Uint8Array(data) });
   }
   if (header === undefined) throw formatError(WHERE, "the dump is empty: no header chunk");
   checkCoverage(header.records, writes);
@@ -293,7 +294,7 @@ export function chainFromBytes(bytes: Uint8Array): ChainParts {
   const links = header.records.map(
     (rec) =>
       new Link(
-        r.view(rec.bytes, "the links").slice(),
+        new Uint8Array(r.view(rec.bytes, "the links")), // a copy, also of a Node Buffer (whose slice() is a view)
         rec.bits,
         rec.items,
         rec.error,

@@ -47,6 +47,7 @@
 import { checkItem, type Item } from "../hash/element.js";
 import { checkInteger, notJson, rangeError } from "../internal/errors.js";
 import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
+import { itemAt } from "./bits.js";
 import { checkErrorRate } from "./params.js";
 import { type ChainParts, chainFromBytes, chainToBytes, dumpChain, loadChain } from "./redisbloom-dump.js";
 import {
@@ -261,15 +262,16 @@ export class RedisBloomFilter {
   /**
    * `add` for each item, in order — BF.MADD; returns the replies. On a full non-scaling filter the
    * items before the first one that does not fit stay added, then the RangeError is thrown (BF.MADD
-   * stops there too; its message says how many were added). A non-item is a TypeError, thrown
-   * before that item changes anything; the items before it stay added.
+   * stops there too; its message says how many were added). A non-item is a TypeError naming
+   * `items[i]`, thrown before that item changes anything; the items before it stay added.
    * @throws TypeError for a non-iterable or a non-item; RangeError as {@link add}.
    */
   addAll(items: Iterable<Item>): boolean[] {
     const out: boolean[] = [];
     for (const item of checkIterable(WHERE, "items", items)) {
+      const checked = itemAt(WHERE, item, out.length);
       try {
-        out.push(this.add(item));
+        out.push(this.add(checked));
       } catch (e) {
         if (e instanceof RangeError && out.length > 0) {
           throw new RangeError(`${e.message} (after ${out.length} of the items were processed)`);
@@ -286,7 +288,7 @@ export class RedisBloomFilter {
    */
   hasAll(items: Iterable<Item>): boolean[] {
     const out: boolean[] = [];
-    for (const item of checkIterable(WHERE, "items", items)) out.push(this.has(item));
+    for (const item of checkIterable(WHERE, "items", items)) out.push(this.has(itemAt(WHERE, item, out.length)));
     return out;
   }
 

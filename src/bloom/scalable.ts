@@ -41,7 +41,7 @@ import { checkItem, type Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
 import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
-import { HEADER_BYTES } from "./bits.js";
+import { HEADER_BYTES, itemAt } from "./bits.js";
 import { addHashed, BloomFilter, hasHashed, readFilter, writeFilter } from "./filter.js";
 import { hashElement } from "./hashing.js";
 import { checkCapacity, checkErrorRate, MAX_BITS, strictParameters } from "./params.js";
@@ -300,7 +300,7 @@ export class ScalableBloomFilter {
    *   RangeError as {@link add}.
    */
   addAll(items: Iterable<Item>): boolean[] {
-    return Array.from(checkIterable(WHERE, "items", items), (item) => this.add(item));
+    return Array.from(checkIterable(WHERE, "items", items), (item, i) => this.add(itemAt(WHERE, item, i)));
   }
 
   /**
@@ -308,7 +308,7 @@ export class ScalableBloomFilter {
    * @throws TypeError unless `items` is a sync iterable (a lone string is refused) of items.
    */
   hasAll(items: Iterable<Item>): boolean[] {
-    return Array.from(checkIterable(WHERE, "items", items), (item) => this.has(item));
+    return Array.from(checkIterable(WHERE, "items", items), (item, i) => this.has(itemAt(WHERE, item, i)));
   }
 
   // ——— estimates and info ————————————————————————————————————————————————————

@@ -70,6 +70,7 @@ interface MergeableFilter<F> {
   has(v: Item): boolean;
   clone(): F;
   merge(...others: F[]): F;
+  merge(others: Iterable<F>): F;
   checkInvariants(): void;
   toBytes(): Uint8Array;
   readonly setBits: number;
