@@ -17,6 +17,8 @@
  * 12288 bytes and no dense register may exceed 51 (= 64 − 14 + 1, the longest possible run).
  * Cost: O(blob length + m) to read, O(m) to write.
  */
+
+import { knownFormat } from "../internal/bytes.js";
 import { formatError } from "../internal/errors.js";
 
 const WHERE = "HyperLogLog";
@@ -115,12 +117,6 @@ export function encodeRedisSparse(values: Uint8Array, cardinality: number): Uint
   return out;
 }
 
-/** What bytes that open with one of redstruct's own magics are, instead of a HYLL string. */
-const OWN_FORMATS: Record<string, string> = {
-  RHLL: "a HyperLogLog's toBytes(): read them with HyperLogLog.fromBytes()",
-  RULL: "an UltraLogLog's toBytes(): read them with UltraLogLog.fromBytes()",
-};
-
 /**
  * Decodes a HYLL blob (dense or sparse) into one register value per byte; reads `bytes` (a checked
  * Uint8Array) once and keeps no reference to it.
@@ -130,7 +126,7 @@ const OWN_FORMATS: Record<string, string> = {
 export function decodeRedis(bytes: Uint8Array): Uint8Array {
   const magic = String.fromCharCode(...bytes.subarray(0, 4));
   if (magic !== "HYLL") {
-    const owner = OWN_FORMATS[magic];
+    const owner = knownFormat(bytes);
     const expected = 'HyperLogLog.fromRedis() reads Redis\'s HYLL string (GET of a PFADD key), which opens with "HYLL"';
     if (owner !== undefined) throw formatError(WHERE, `these bytes are ${owner}; ${expected}`);
     const shown = bytes.length === 0 ? "are empty" : `open with ${JSON.stringify(magic)}`;

@@ -63,6 +63,14 @@ const FORMATS: Record<string, string> = {
   RSDI: "a Dict's toBytes(): read them with Dict.fromBytes()",
 };
 
+/**
+ * What bytes that open with a known magic are and which method reads them ("a Redis HYLL string:
+ * read it with HyperLogLog.fromRedis()"), or undefined for bytes of no known format. For messages.
+ */
+export function knownFormat(bytes: Uint8Array): string | undefined {
+  return bytes.length >= 4 ? FORMATS[latin1(bytes.subarray(0, 4))] : undefined;
+}
+
 function latin1(bytes: Uint8Array): string {
   let s = "";
   for (const b of bytes) s += String.fromCharCode(b);
@@ -145,7 +153,7 @@ export class ByteReader {
   header(magic: string, version: number): void {
     const found = this.bytes.length >= this.offset + 4 ? latin1(this.bytes.subarray(this.offset, this.offset + 4)) : "";
     if (found !== magic) {
-      const owner = FORMATS[found];
+      const owner = knownFormat(this.bytes.subarray(this.offset));
       const expected = `${this.where}.fromBytes() reads bytes that open with "${magic}"`;
       if (owner) throw formatError(this.where, `these bytes are ${owner}; ${expected}`);
       const shown =
