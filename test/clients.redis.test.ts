@@ -18,6 +18,7 @@ import { Redis } from "ioredis";
 import { createClient, RESP_TYPES } from "redis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HyperLogLog } from "../src/hll/index.js";
+import { TDigest } from "../src/tdigest/index.js";
 import { type RedisServer, startRedisServer } from "./support/resp.js";
 
 const root = resolve(import.meta.dirname, "..");
@@ -123,6 +124,27 @@ describe("Redis formats through both clients, byte for byte", () => {
         expect(new Uint8Array((await bytes.get(`nr:${i}`)) as Buffer)).toEqual(p);
       }
     } finally {
+      await client.quit();
+    }
+  });
+
+  it("a TDigest's DUMP payload passes Redis's version and checksum through either client", async () => {
+    // This Redis has no RedisBloom module, so RESTORE stops at the module type: "Bad data format".
+    // A payload the client garbled would fail earlier, on its version or checksum.
+    const payload = TDigest.from([1, 2, 3, 4.5]).toRedis();
+    const garbled = payload.slice();
+    garbled[3]! ^= 1;
+    const redis = new Redis(server.port, "127.0.0.1");
+    const client = createClient({ url: `redis://127.0.0.1:${server.port}` });
+    await client.connect();
+    try {
+      await expect(redis.restore("td:io", 0, asBuffer(payload))).rejects.toThrow(/Bad data format/);
+      await expect(client.restore("td:nr", 0, asBuffer(payload))).rejects.toThrow(/Bad data format/);
+      await expect(redis.restore("td:bad", 0, asBuffer(garbled))).rejects.toThrow(/checksum/);
+      // A bare Uint8Array reaches Redis as text, which no RESTORE accepts.
+      await expect(redis.restore("td:bare", 0, payload as never)).rejects.toThrow(/checksum/);
+    } finally {
+      await redis.quit();
       await client.quit();
     }
   });
