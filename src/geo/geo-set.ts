@@ -94,6 +94,7 @@ export interface GeoSearchStoreOptions extends GeoSearchOptions {
 
 /** One GEOSEARCH result, with everything WITHDIST, WITHHASH and WITHCOORD add. */
 export interface GeoSearchResult {
+  /** The place's member. */
   member: string;
   /** Distance from the centre in the search's unit, unrounded (Redis prints 4 decimals). */
   distance: number;
