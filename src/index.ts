@@ -2,8 +2,8 @@
  * redstruct — Redis's data-structure algorithms for browsers and Node, with no Redis server.
  *
  * The root re-exports every subpath: `redstruct/hash`, `redstruct/hll`, `redstruct/bloom`,
- * `redstruct/skiplist`, `redstruct/dict`, `redstruct/idgen`, `redstruct/cuckoo`, `redstruct/cms`,
- * `redstruct/topk`.
+ * `redstruct/cuckoo`, `redstruct/cms`, `redstruct/topk`, `redstruct/tdigest`, `redstruct/skiplist`,
+ * `redstruct/geo`, `redstruct/dict`, `redstruct/idgen`.
  * @module
  */
 
