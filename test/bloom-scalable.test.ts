@@ -115,6 +115,38 @@ describe("ScalableBloomFilter", () => {
     copy.checkInvariants();
   });
 
+  it("from(items, options) is the chain of those options holding the items; capacity defaults to their count", () => {
+    fc.assert(
+      fc.property(options, fc.boolean(), fc.array(anyElement, { maxLength: 80 }), (opts, withCapacity, values) => {
+        const { capacity, ...rest } = opts;
+        const built = ScalableBloomFilter.from(
+          (function* () {
+            yield* values;
+          })(),
+          withCapacity ? opts : rest,
+        );
+        const twin = new ScalableBloomFilter({
+          ...rest,
+          capacity: withCapacity ? capacity : Math.max(1, values.length),
+        });
+        twin.addAll(values);
+        built.checkInvariants();
+        expect(built.toBytes()).toEqual(twin.toBytes());
+        if (!withCapacity) expect(built.filters).toBe(1);
+      }),
+      { seed: 402, numRuns: 100 },
+    );
+    expect(() => ScalableBloomFilter.from(["a"], undefined as never)).toThrow(
+      /options must be an object \{ errorRate, capacity/,
+    );
+    expect(() => ScalableBloomFilter.from(["a"], { errorRate: 0.1, nonScaling: true, capacity: 1 }).add("b")).toThrow(
+      /full/,
+    );
+    expect(() => ScalableBloomFilter.from(["a", "b"], { errorRate: 0.1, nonScaling: true, capacity: 1 })).toThrow(
+      /full/,
+    );
+  });
+
   it("rejects bad options", () => {
     const make = (o: unknown) => () => new ScalableBloomFilter(o as { capacity: number; errorRate: number });
     expect(make(null)).toThrow(TypeError);
@@ -177,6 +209,9 @@ describe("ScalableBloomFilter serialization", () => {
     // A 40-byte header announcing a 200-million-item first link: rejected from the length alone.
     bad((b) => patch(8, 0x00, 0xe1, 0xf5, 0x05)(b.slice(0, 40)), /link count|truncated/); // 100 000 000 LE
     // 200 000 000: it could not grow either (its second link would need 2^31 bits or more)
-    bad((b) => patch(8, 0x00, 0xc2, 0xeb, 0x0b)(b.slice(0, 40)), /bad header: .*expansion must be one that leaves room/); // 200 000 000 LE
+    bad(
+      (b) => patch(8, 0x00, 0xc2, 0xeb, 0x0b)(b.slice(0, 40)),
+      /bad header: .*expansion must be one that leaves room/,
+    ); // 200 000 000 LE
   });
 });

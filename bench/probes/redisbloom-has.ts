@@ -16,14 +16,7 @@
  * - `bf locations`: bloomfilter's hash and positions only; `bloomfilter.test`: the baseline.
  * Every variant's answers are checked against `filter.has` first. Quoted in docs/bloom.md.
  *
- *     node --expose-gc --import tsx bench/probes/redisbloom-has.ts [keys = 10^6] [rounds = 9] [cons|flat] [before]
- *
- * `before`: the path of an earlier src/hash/murmur64a-wasm.ts, timed as `positions (before)` beside
- * `wasm positions` (same loop, the earlier module's positions). It imports ./element.js, so put it
- * in src/hash/ and delete it afterwards, e.g.
- *
- *     git show <rev>:src/hash/murmur64a-wasm.ts > src/hash/murmur64a-wasm.before.ts
- *     node --expose-gc --import tsx bench/probes/redisbloom-has.ts 1000000 15 cons ../../src/hash/murmur64a-wasm.before.ts
+ *     node --expose-gc --import tsx bench/probes/redisbloom-has.ts [keys = 10^6] [rounds = 9] [cons|flat]
  */
 // @ts-expect-error bloomfilter ships no type declarations
 import { BloomFilter as Jd } from "bloomfilter";
@@ -39,7 +32,7 @@ import {
   probe,
   reduce64,
 } from "../../src/bloom/redisbloom-link.js";
-import { type WasmMurmur, wasmMurmur } from "../../src/hash/murmur64a-wasm.js";
+import { wasmMurmur } from "../../src/hash/murmur64a-wasm.js";
 import { distinctStrings } from "../lib.js";
 
 const n = Number(process.argv[2] ?? 1e6);
@@ -87,10 +80,6 @@ function hashOnly(q: string[]): number {
 }
 
 function positionsFirst(q: string[]): number {
-  return positionsWith(wasm, q);
-}
-
-function positionsWith(wasm: WasmMurmur, q: string[]): number {
   const data = link.data;
   const m = link.mod;
   const k = link.hashes;
@@ -272,15 +261,7 @@ for (let i = 0; i < queries.length; i += 97) {
   }
 }
 
-// An earlier murmur64a-wasm.ts to time beside the current one (see the header).
-const before = process.argv[5] === undefined ? undefined : ((await import(process.argv[5])).wasmMurmur as WasmMurmur);
-const beforeContender: [string, (q: string[]) => number][] =
-  before === undefined ? [] : [["positions (before)", (q) => positionsWith(before, q)]];
-if (before !== undefined && beforeContender[0]![1](queries.slice(0, 2000)) !== positionsFirst(queries.slice(0, 2000)))
-  throw new Error("the earlier module disagrees");
-
 const contenders: [string, (q: string[]) => number][] = [
-  ...beforeContender,
   ["filter.has", shipped],
   ["hash + probe", viaProbe],
   ["hash + contains", viaContains],

@@ -87,12 +87,22 @@ export function itemsAfterMerge(setBits: number, estimate: number, bits: number)
 }
 
 /** `a[i] |= b[i]` (union) or `a[i] &= b[i]` (intersection) over equal-length word arrays. */
-export function mergeWords(a: Uint32Array, b: Uint32Array, op: "union" | "intersect"): void {
+function mergeWords(a: Uint32Array, b: Uint32Array, op: "union" | "intersect"): void {
   if (op === "union") for (let i = 0; i < a.length; i++) a[i] = a[i]! | b[i]!;
   else for (let i = 0; i < a.length; i++) a[i] = a[i]! & b[i]!;
 }
 
-/** A filter class as the argument checks see it: its constructor and its brand check. */
+/** What the shared merge code needs of a fixed-size filter's public side. */
+interface Combinable<T> {
+  readonly setBits: number;
+  count(): number;
+  clone(): T;
+}
+
+/**
+ * A fixed-size filter class as the shared merge code sees it: the class, its brand check, and
+ * access to the private state a merge reads and writes (set in the class's static block).
+ */
 export interface FilterClass<T> {
   /** The class, for `instanceof` and the other-copy check. */
   readonly type: abstract new (
@@ -100,6 +110,63 @@ export interface FilterClass<T> {
   ) => T;
   /** True only for an object the class's constructor built (its private fields exist). */
   is(value: unknown): value is T;
+  /** Throws a RangeError naming `param` unless `other` has `target`'s shape (same positions). */
+  checkShape(target: T, other: T, param: string): void;
+  /** The filter's words. */
+  words(filter: T): Uint32Array;
+  /** Sets the fill counters after the words changed: `setBits`, and the item count from the fill. */
+  refill(filter: T, setBits: number): void;
+}
+
+/**
+ * ORs (union) or ANDs (intersect) `others` into `target`. When that set or cleared a bit, the item
+ * count becomes the fill estimate; when it changed nothing, the filter and its count are as they were.
+ */
+function combineInto<T extends Combinable<T>>(
+  filter: FilterClass<T>,
+  target: T,
+  others: readonly T[],
+  op: "union" | "intersect",
+): void {
+  const words = filter.words(target);
+  for (const other of others) if (other !== target) mergeWords(words, filter.words(other), op);
+  const set = popcount(words);
+  // OR only sets bits and AND only clears them: the same count means the same words.
+  if (set !== target.setBits) filter.refill(target, set);
+}
+
+/**
+ * `merge(...others)` of a fixed-size filter: checks every argument (a filter of this class and
+ * shape, given as arguments or as one iterable) before ORing any of them into `target`.
+ */
+export function mergeInto<T extends Combinable<T>>(
+  where: string,
+  filter: FilterClass<T>,
+  target: T,
+  args: readonly unknown[],
+): void {
+  const others = mergeArguments(where, args, filter);
+  for (let i = 0; i < others.length; i++) filter.checkShape(target, others[i]!, `others[${i}]`);
+  combineInto(filter, target, others, "union");
+}
+
+/**
+ * The static `union` / `intersect` of a fixed-size filter: a copy of the first filter with the
+ * others ORed or ANDed in, after checking every one; the inputs are not changed.
+ */
+export function combined<T extends Combinable<T>>(
+  where: string,
+  filter: FilterClass<T>,
+  op: "union" | "intersect",
+  filters: unknown,
+  argumentCount: number,
+): T {
+  const list = combineArguments(where, op, filters, argumentCount, filter);
+  const first = list[0]!;
+  for (let i = 1; i < list.length; i++) filter.checkShape(first, list[i]!, `filters[${i}]`);
+  const out = first.clone();
+  combineInto(filter, out, list.slice(1), op);
+  return out;
 }
 
 /**
@@ -108,7 +175,7 @@ export interface FilterClass<T> {
  * the private state: it is named here, not left to fail later as "Cannot read private member".
  * @throws TypeError naming `param`.
  */
-export function checkFilter<T>(where: string, param: string, value: unknown, filter: FilterClass<T>): T {
+function checkFilter<T>(where: string, param: string, value: unknown, filter: FilterClass<T>): T {
   if (filter.is(value)) return value;
   if (value instanceof filter.type) {
     throw new TypeError(
@@ -138,7 +205,7 @@ function objectKind(value: unknown): string | undefined {
  * iterable argument (a filter is not iterable, so the two forms cannot be confused). Every one is
  * checked before the caller changes anything.
  */
-export function mergeArguments<T>(where: string, args: readonly unknown[], filter: FilterClass<T>): T[] {
+function mergeArguments<T>(where: string, args: readonly unknown[], filter: FilterClass<T>): T[] {
   let list: readonly unknown[] = args;
   const only = args[0];
   if (
@@ -157,7 +224,7 @@ export function mergeArguments<T>(where: string, args: readonly unknown[], filte
  * passed as separate arguments are refused with the array form spelled out.
  * @throws TypeError for separate arguments, a non-iterable or a non-filter; RangeError for none.
  */
-export function combineArguments<T>(
+function combineArguments<T>(
   where: string,
   method: string,
   filters: unknown,

@@ -55,15 +55,14 @@ import { checkIterable, checkOptions } from "../internal/options.js";
 import {
   type BloomFilterFromOptions,
   checkFillCounters,
-  combineArguments,
+  combined,
   type FilterClass,
   fromArguments,
   HEADER_BYTES,
   itemAt,
   itemsAfterMerge,
   maxItemsFor,
-  mergeArguments,
-  mergeWords,
+  mergeInto,
   popcount,
 } from "./bits.js";
 import { H, HASHING_SCHEME, hashElement, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
@@ -222,6 +221,12 @@ export class BlockedBloomFilter {
     FILTER = {
       type: BlockedBloomFilter,
       is: (x: unknown): x is BlockedBloomFilter => typeof x === "object" && x !== null && #words in x,
+      checkShape: (target, other, param) => target.#checkShape(other, param),
+      words: (f) => f.#words,
+      refill: (f, setBits) => {
+        f.#setBits = setBits;
+        f.#items = itemsAfterMerge(setBits, f.count(), f.bits);
+      },
     };
   }
 
@@ -423,18 +428,6 @@ export class BlockedBloomFilter {
   }
 
   /**
-   * ORs (union) or ANDs (intersect) `others` into this filter. When that set or cleared a bit,
-   * `size` becomes the fill estimate; when it changed nothing, the filter and its count are as they were.
-   */
-  #combine(others: readonly BlockedBloomFilter[], op: "union" | "intersect"): void {
-    for (const other of others) if (other !== this) mergeWords(this.#words, other.#words, op);
-    const set = popcount(this.#words);
-    if (set === this.#setBits) return; // OR only sets bits and AND only clears them: same count, same words
-    this.#setBits = set;
-    this.#items = itemsAfterMerge(set, this.count(), this.bits);
-  }
-
-  /**
    * Adds every filter in `others` into this one, in place (bitwise OR): the result is exactly the
    * filter that adding all their items here would have built. Takes filters as arguments
    * (`merge(a, b)`) or one iterable of them (`merge([a, b])`); every one is checked before any is
@@ -445,9 +438,7 @@ export class BlockedBloomFilter {
   merge(...others: BlockedBloomFilter[]): this;
   merge(others: Iterable<BlockedBloomFilter>): this;
   merge(...args: unknown[]): this {
-    const others = mergeArguments(WHERE, args, FILTER);
-    for (let i = 0; i < others.length; i++) this.#checkShape(others[i]!, `others[${i}]`);
-    this.#combine(others, "union");
+    mergeInto(WHERE, FILTER, this, args);
     return this;
   }
 
@@ -460,7 +451,7 @@ export class BlockedBloomFilter {
    */
   static union(filters: Iterable<BlockedBloomFilter>): BlockedBloomFilter {
     // biome-ignore lint/complexity/noArguments: separate arguments are refused with the array form spelled out
-    return BlockedBloomFilter.#combined("union", filters, arguments.length);
+    return combined(WHERE, FILTER, "union", filters, arguments.length);
   }
 
   /**
@@ -472,20 +463,7 @@ export class BlockedBloomFilter {
    */
   static intersect(filters: Iterable<BlockedBloomFilter>): BlockedBloomFilter {
     // biome-ignore lint/complexity/noArguments: as in union
-    return BlockedBloomFilter.#combined("intersect", filters, arguments.length);
-  }
-
-  static #combined(
-    op: "union" | "intersect",
-    filters: Iterable<BlockedBloomFilter>,
-    argumentCount: number,
-  ): BlockedBloomFilter {
-    const list = combineArguments(WHERE, op, filters, argumentCount, FILTER);
-    const first = list[0]!;
-    for (let i = 1; i < list.length; i++) first.#checkShape(list[i]!, `filters[${i}]`);
-    const out = first.clone();
-    out.#combine(list.slice(1), op);
-    return out;
+    return combined(WHERE, FILTER, "intersect", filters, arguments.length);
   }
 
   /**

@@ -32,7 +32,7 @@ import { checkIterable, checkOptions } from "../internal/options.js";
 import {
   type BloomFilterFromOptions,
   checkFillCounters,
-  combineArguments,
+  combined,
   type FilterClass,
   fillExcess,
   fromArguments,
@@ -40,8 +40,7 @@ import {
   itemAt,
   itemsAfterMerge,
   maxItemsFor,
-  mergeArguments,
-  mergeWords,
+  mergeInto,
   popcount,
 } from "./bits.js";
 import { H, HASHING_SCHEME, hashElement, RING_BITS, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
@@ -117,6 +116,12 @@ export class BloomFilter {
     FILTER = {
       type: BloomFilter,
       is: (x: unknown): x is BloomFilter => typeof x === "object" && x !== null && #words in x,
+      checkShape: (target, other, param) => target.#checkShape(other, param),
+      words: (f) => f.#words,
+      refill: (f, setBits) => {
+        f.#setBits = setBits;
+        f.#items = itemsAfterMerge(setBits, f.count(), f.bits);
+      },
     };
     addHashed = (f) => f.#addHashed();
     hasHashed = (f) => f.#hasHashed();
@@ -366,18 +371,6 @@ export class BloomFilter {
   }
 
   /**
-   * ORs (union) or ANDs (intersect) `others` into this filter. When that set or cleared a bit,
-   * `size` becomes the fill estimate; when it changed nothing, the filter and its count are as they were.
-   */
-  #combine(others: readonly BloomFilter[], op: "union" | "intersect"): void {
-    for (const other of others) if (other !== this) mergeWords(this.#words, other.#words, op);
-    const set = popcount(this.#words);
-    if (set === this.#setBits) return; // OR only sets bits and AND only clears them: same count, same words
-    this.#setBits = set;
-    this.#items = itemsAfterMerge(set, this.count(), this.#bits);
-  }
-
-  /**
    * Adds every filter in `others` into this one, in place (bitwise OR): the result is exactly the
    * filter that adding all their items here would have built — what BF.MADD of the other filters'
    * items would give, without the items. Takes filters as arguments (`merge(a, b)`) or one iterable
@@ -389,9 +382,7 @@ export class BloomFilter {
   merge(...others: BloomFilter[]): this;
   merge(others: Iterable<BloomFilter>): this;
   merge(...args: unknown[]): this {
-    const others = mergeArguments(WHERE, args, FILTER);
-    for (let i = 0; i < others.length; i++) this.#checkShape(others[i]!, `others[${i}]`);
-    this.#combine(others, "union");
+    mergeInto(WHERE, FILTER, this, args);
     return this;
   }
 
@@ -404,7 +395,7 @@ export class BloomFilter {
    */
   static union(filters: Iterable<BloomFilter>): BloomFilter {
     // biome-ignore lint/complexity/noArguments: separate arguments are refused with the array form spelled out
-    return BloomFilter.#combined("union", filters, arguments.length);
+    return combined(WHERE, FILTER, "union", filters, arguments.length);
   }
 
   /**
@@ -417,16 +408,7 @@ export class BloomFilter {
    */
   static intersect(filters: Iterable<BloomFilter>): BloomFilter {
     // biome-ignore lint/complexity/noArguments: as in union
-    return BloomFilter.#combined("intersect", filters, arguments.length);
-  }
-
-  static #combined(op: "union" | "intersect", filters: Iterable<BloomFilter>, argumentCount: number): BloomFilter {
-    const list = combineArguments(WHERE, op, filters, argumentCount, FILTER);
-    const first = list[0]!;
-    for (let i = 1; i < list.length; i++) first.#checkShape(list[i]!, `filters[${i}]`);
-    const out = first.clone();
-    out.#combine(list.slice(1), op);
-    return out;
+    return combined(WHERE, FILTER, "intersect", filters, arguments.length);
   }
 
   /** Empties the filter, keeping its shape — what a fresh BF.RESERVE gives. O(m/32). */

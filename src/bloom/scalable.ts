@@ -206,7 +206,12 @@ export class ScalableBloomFilter {
    */
   static from(items: Iterable<Item>, options: ScalableBloomFilterFromOptions): ScalableBloomFilter {
     if (options === undefined) {
-      throw typeError(WHERE, "options", options, "{ errorRate, capacity?, expansion?, tightening?, nonScaling? }");
+      throw typeError(
+        WHERE,
+        "options",
+        options,
+        "an object { errorRate, capacity?, expansion?, tightening?, nonScaling? }",
+      );
     }
     const o = checkOptions(WHERE, options, ["capacity", "errorRate", "expansion", "tightening", "nonScaling"]);
     checkErrorRate(WHERE, o.errorRate);
