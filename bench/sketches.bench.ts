@@ -2,21 +2,26 @@
  * RedisBloom's other families — CuckooFilter, CountMinSketch, TopK: throughput against bloom-filters'
  * CuckooFilter / CountMinSketch / TopK, redstruct's BloomFilter and a `Map` counting exactly, plus
  * accuracy reports (cuckoo false-positive rate against RedisBloom's bound per bucket size, Count-Min
- * overestimates against the (error, probability) guarantee, Top-K recall / precision on Zipf streams).
+ * overestimates against the (error, probability) guarantee, Top-K recall / precision on Zipf streams,
+ * and Top-K recall by width for several k: the table docs/topk.md's "Choosing width and depth" quotes).
  *
  * - Throughput: each task call performs a batch of 1000 operations. Cuckoo adds fill a fresh filter
  *   sized for the pool whenever the pool is used up (every implementation alike); `has` queries are
- *   half members, half non-members; `remove` removes the next 1000 members of a full filter and the
- *   untimed `beforeEach` hook puts the previous batch back, so only removes are timed. CMS and Top-K
+ *   half members, half non-members; `delete` deletes the next 1000 members of a full filter (the peer's
+ *   `remove`) and the untimed `beforeEach` hook swaps in a full filter when one is used up, so only
+ *   deletes are timed. CMS and Top-K
  *   tasks count a Zipf stream (s = 1.07) of distinct strings.
  * - Cuckoo FPR: one sub-filter of capacity 2^15 per bucket size (expansion 0, 500 kicks) filled until
  *   an insert fails, then 2·10^5 (10^6 in --full) absent keys queried.
  *   RedisBloom documents the error rate of a filter as about 2·bucketSize / 255 (two buckets of
  *   bucketSize 8-bit fingerprints in 1..255); the expected rate at load α is 1 − (1 − 1/255)^(2·b·α).
  * - CMS: for each (error, probability), a Zipf stream of N units; an item's overestimate is
- *   query − true count; the guarantee is that it exceeds error·N with probability ≤ probability.
+ *   count − true count; the guarantee is that it exceeds error·N with probability ≤ probability.
  * - Top-K: the top-k list after the stream against the true top k (ties at the k-th count counted
  *   as hits): recall = hits / k, precision = hits / list length.
+ * - Top-K width: recall of the true top k for k in {10, 50, 100, 200} and widths 8 (RedisBloom's
+ *   default) to 3200, depth 7 and decay 0.9 (the defaults), on Zipf streams of 10^5 items over 10^4
+ *   keys with s = 1.07 and the flatter s = 0.8; depth 1 to 10 at two widths.
  */
 import bloomFilters from "bloom-filters";
 import { Bench } from "tinybench";
@@ -69,7 +74,7 @@ function zipf(pool: readonly string[], length: number, s: number, seed: number):
 
 /**
  * {@link compare} with an untimed `beforeEach` hook per task (tinybench leaves it out of the
- * measured time): the remove benchmark puts back what the previous call removed there.
+ * measured time): the delete benchmark swaps in a full filter there when one is used up.
  */
 async function compareWithHooks(
   ctx: BenchContext,
@@ -165,12 +170,11 @@ async function cuckooThroughput(ctx: BenchContext, n: number) {
     },
     { baseline: "bloom-filters CuckooFilter.has", batch: BATCH },
   );
-  // remove: the next 1000 members of a full filter; when a filter has been emptied the untimed
-  // beforeEach hook swaps in a full one (redstruct: loaded from a dump; bloom-filters: a pre-built
+  // delete: the next 1000 members of a full filter; when a filter has been emptied the untimed
+  // beforeEach hook swaps in a full one (redstruct: loaded from its bytes; bloom-filters: a pre-built
   // copy, rebuilt only if the copies run out, which its removal rate never reaches in one run).
-  type Removable = { remove(k: string): boolean };
-  const removeTask = (makeFull: () => Removable) => {
-    const loop = ownLoop<Removable, string>("if (t.remove(k[i])) s++;");
+  const removeTask = <T>(body: string, makeFull: () => T) => {
+    const loop = ownLoop<T, string>(body);
     let t = makeFull();
     let cursor = 0;
     return {
@@ -186,14 +190,17 @@ async function cuckooThroughput(ctx: BenchContext, n: number) {
       },
     };
   };
-  const ourDump = ourFull.dump();
+  const ourBytes = ourFull.toBytes();
   const theirCopies = [full(theirs), full(theirs)];
   const removeRows = await compareWithHooks(
     ctx,
-    `remove, ${n} keys`,
+    `delete, ${n} keys`,
     {
-      "redstruct CuckooFilter.remove": removeTask(() => CuckooFilter.load(ourDump)),
-      "bloom-filters CuckooFilter.remove": removeTask(() => theirCopies.pop() ?? full(theirs)),
+      "redstruct CuckooFilter.delete": removeTask("if (t.delete(k[i])) s++;", () => CuckooFilter.fromBytes(ourBytes)),
+      "bloom-filters CuckooFilter.remove": removeTask(
+        "if (t.remove(k[i])) s++;",
+        () => theirCopies.pop() ?? full(theirs),
+      ),
     },
     "bloom-filters CuckooFilter.remove",
   );
@@ -218,7 +225,7 @@ async function countingThroughput(ctx: BenchContext, length: number) {
       cursor += BATCH;
     };
   };
-  const ourCms = () => CountMinSketch.byError(0.001, 0.01); // 2000 × 7
+  const ourCms = () => new CountMinSketch({ error: 0.001, probability: 0.01 }); // 2000 × 7
   const theirCms = () => new BfCountMinSketch(2000, 7);
   const incrRows = await compare(
     ctx,
@@ -245,10 +252,10 @@ async function countingThroughput(ctx: BenchContext, length: number) {
   };
   const queryRows = await compare(
     ctx,
-    `query, Zipf stream over 10^4 keys`,
+    `count, Zipf stream over 10^4 keys`,
     {
-      "redstruct CountMinSketch.query": queryTask(
-        "s += t.query(k[i]);",
+      "redstruct CountMinSketch.count": queryTask(
+        "s += t.count(k[i]);",
         filled(ourCms(), (t, k) => t.incrBy(k, 1)),
       ),
       "bloom-filters CountMinSketch.count": queryTask(
@@ -321,13 +328,13 @@ function cmsAccuracy(ctx: BenchContext) {
     [0.005, 0.1],
     [0.0005, 0.001],
   ] as const) {
-    const s = CountMinSketch.byError(error, probability);
+    const s = new CountMinSketch({ error, probability });
     for (const k of stream) s.incrBy(k, 1);
     let over = 0;
     let worst = 0;
     let sum = 0;
     for (const [k, t] of truth) {
-      const e = s.query(k) - t;
+      const e = s.count(k) - t;
       if (e < 0) throw new Error("CountMinSketch under-counted");
       if (e > error * n) over++;
       worst = Math.max(worst, e);
@@ -382,6 +389,47 @@ function topkAccuracy(ctx: BenchContext) {
   return { n, distinct: truth.size, rows };
 }
 
+/** The widths and k of the Top-K width table, and the depths tried at two widths per k. */
+const WIDTHS = [8, 25, 50, 100, 200, 400, 800, 1600, 3200];
+const WIDTH_KS = [10, 50, 100, 200];
+const DEPTHS = [1, 3, 5, 7, 10];
+
+function topkWidth() {
+  const names = distinctStrings(10_000, 61, "t");
+  const n = 100_000;
+  const recall = (stream: string[], truth: Map<string, number>, kth: number, t: TopK, k: number) => {
+    for (const x of stream) t.add(x);
+    return t.list().filter((x) => (truth.get(x) ?? 0) >= kth).length / k;
+  };
+  const streams = [];
+  for (const s of [1.07, 0.8]) {
+    const stream = zipf(names, n, s, 62);
+    const truth = new Map<string, number>();
+    for (const k of stream) truth.set(k, (truth.get(k) ?? 0) + 1);
+    const counts = [...truth.values()].sort((a, b) => b - a);
+    const byWidth = WIDTH_KS.map((k) => ({
+      k,
+      recall: WIDTHS.map((width) =>
+        recall(stream, truth, counts[k - 1]!, new TopK({ k, width, random: glibcRandom(1) }), k),
+      ),
+    }));
+    const byDepth = [
+      [50, 100],
+      [50, 400],
+      [100, 200],
+      [100, 800],
+    ].map(([k, width]) => ({
+      k: k!,
+      width: width!,
+      recall: DEPTHS.map((depth) =>
+        recall(stream, truth, counts[k! - 1]!, new TopK({ k: k!, width, depth, random: glibcRandom(1) }), k!),
+      ),
+    }));
+    streams.push({ s, distinct: truth.size, byWidth, byDepth });
+  }
+  return { n, streams };
+}
+
 // ——— the suite ——————————————————————————————————————————————————————————————————————
 
 const pct = (x: number) => `${(100 * x).toFixed(3)} %`;
@@ -400,6 +448,8 @@ const suite: Suite = {
     const fpr = cuckooAccuracy(ctx);
     const cms = cmsAccuracy(ctx);
     const topk = topkAccuracy(ctx);
+    ctx.log("Top-K recall by width");
+    const widths = topkWidth();
 
     const headlines: Headline[] = [
       {
@@ -418,9 +468,9 @@ const suite: Suite = {
       },
       {
         structure: "CuckooFilter",
-        operation: `remove, ${n} keys`,
+        operation: `delete, ${n} keys`,
         versus: "bloom-filters CuckooFilter",
-        ratio: ratioOf(cuckoo.removeRows, "redstruct CuckooFilter.remove", "bloom-filters CuckooFilter.remove"),
+        ratio: ratioOf(cuckoo.removeRows, "redstruct CuckooFilter.delete", "bloom-filters CuckooFilter.remove"),
         goal: 10,
       },
       {
@@ -439,9 +489,9 @@ const suite: Suite = {
       },
       {
         structure: "CountMinSketch",
-        operation: "query",
+        operation: "count",
         versus: "bloom-filters CountMinSketch",
-        ratio: ratioOf(counting.queryRows, "redstruct CountMinSketch.query", "bloom-filters CountMinSketch.count"),
+        ratio: ratioOf(counting.queryRows, "redstruct CountMinSketch.count", "bloom-filters CountMinSketch.count"),
         goal: 10,
       },
       {
@@ -456,9 +506,9 @@ const suite: Suite = {
     const charts: Chart[] = [
       { name: "cuckoo-add", spec: throughputChart(`Cuckoo add, ${n} keys`, cuckoo.addRows) },
       { name: "cuckoo-has", spec: throughputChart(`Cuckoo has, ${n} keys`, cuckoo.hasRows) },
-      { name: "cuckoo-remove", spec: throughputChart(`Cuckoo remove, ${n} keys`, cuckoo.removeRows) },
+      { name: "cuckoo-delete", spec: throughputChart(`Cuckoo delete, ${n} keys`, cuckoo.removeRows) },
       { name: "cms-incrby", spec: throughputChart("Count-Min incrBy", counting.incrRows) },
-      { name: "cms-query", spec: throughputChart("Count-Min query", counting.queryRows) },
+      { name: "cms-count", spec: throughputChart("Count-Min count", counting.queryRows) },
       { name: "topk-add", spec: throughputChart("Top-K add", counting.topkRows) },
       {
         name: "cuckoo-fpr",
@@ -472,6 +522,19 @@ const suite: Suite = {
           ]),
           xTitle: "bucket size",
           yTitle: "false-positive rate",
+        }),
+      },
+      {
+        name: "topk-width",
+        spec: lineChart({
+          title: `Top-K recall by width (depth 7, decay 0.9), Zipf(1.07) stream of ${widths.n} items`,
+          caption: "fraction of the true top k listed, higher is better; RedisBloom's default width is 8",
+          data: widths.streams[0]!.byWidth.flatMap((row) =>
+            row.recall.map((y, i) => ({ x: WIDTHS[i]!, y, series: `k = ${row.k}` })),
+          ),
+          xTitle: "width",
+          yTitle: "recall",
+          points: true,
         }),
       },
       {
@@ -498,13 +561,13 @@ const suite: Suite = {
       "",
       throughputTable(`has, ${n} keys, half members`, cuckoo.hasRows),
       "",
-      throughputTable(`remove, ${n} keys (re-adds untimed)`, cuckoo.removeRows),
+      throughputTable(`delete, ${n} keys (refills untimed)`, cuckoo.removeRows),
       "",
       "Count-Min (2000 × 7) and Top-K (k 50, 2000 × 7, decay 0.925) against bloom-filters and a Map counting exactly, on a Zipf(1.07) stream over 10^4 keys.",
       "",
       throughputTable("CountMinSketch incrBy", counting.incrRows),
       "",
-      throughputTable("CountMinSketch query", counting.queryRows),
+      throughputTable("CountMinSketch count", counting.queryRows),
       "",
       throughputTable("TopK add", counting.topkRows),
       "",
@@ -546,9 +609,26 @@ const suite: Suite = {
         ["k", "width", "depth", "decay", "recall", "precision"],
         topk.rows.map((r) => [r.k, r.width, r.depth, r.decay, pct(r.recall), pct(r.precision)]),
       ),
+      "",
+      ...widths.streams.flatMap((st) => [
+        `Top-K recall of the true top k by width (depth 7, decay 0.9, decay draws from glibcRandom(1)), Zipf(${st.s}) stream of ${widths.n} items over ${st.distinct} distinct:`,
+        "",
+        markdownTable(
+          ["k", ...WIDTHS.map((w) => `width ${w}`)],
+          st.byWidth.map((r) => [r.k, ...r.recall.map((x) => `${Math.round(100 * x)} %`)]),
+        ),
+        "",
+        `By depth at two widths per k, same stream (s = ${st.s}):`,
+        "",
+        markdownTable(
+          ["k", "width", ...DEPTHS.map((d) => `depth ${d}`)],
+          st.byDepth.map((r) => [r.k, r.width, ...r.recall.map((x) => `${Math.round(100 * x)} %`)]),
+        ),
+        "",
+      ]),
     ].join("\n");
 
-    return { markdown, data: { cuckoo, counting, fpr, cms, topk }, charts, headlines };
+    return { markdown, data: { cuckoo, counting, fpr, cms, topk, widths }, charts, headlines };
   },
 };
 

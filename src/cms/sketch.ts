@@ -54,7 +54,9 @@ export type CountMinSketchOptions =
       width: number;
       /** Rows, ≥ 1 (CMS.INITBYDIM depth); width·depth ≤ {@link CMS_MAX_COUNTERS}. */
       depth: number;
+      /** Not with `width` and `depth`: `{ error, probability }` is the other form. */
       error?: never;
+      /** Not with `width` and `depth`: `{ error, probability }` is the other form. */
       probability?: never;
     }
   | {
@@ -62,7 +64,9 @@ export type CountMinSketchOptions =
       error: number;
       /** Probability of exceeding that bound, in (0, 1) (CMS.INITBYPROB probability). */
       probability: number;
+      /** Not with `error` and `probability`: `{ width, depth }` is the other form. */
       width?: never;
+      /** Not with `error` and `probability`: `{ width, depth }` is the other form. */
       depth?: never;
     };
 

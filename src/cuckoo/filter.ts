@@ -347,13 +347,17 @@ export class CuckooFilter {
    */
   add(item: Item, options?: CuckooAddOptions): boolean {
     checkItem(WHERE, "item", item);
-    const nx = options === undefined ? false : nxOption(options);
+    if (options !== undefined && nxOption(options)) return this.#addNx(item);
     this.#refuseAtMax();
-    if (nx) {
-      if (this.has(item)) return false;
-    } else {
-      hashItem(item);
-    }
+    hashItem(item);
+    this.#insert(FP, I1, I2);
+    return true;
+  }
+
+  /** CF.ADDNX of a checked item. */
+  #addNx(item: Item): boolean {
+    this.#refuseAtMax();
+    if (this.has(item)) return false;
     this.#insert(FP, I1, I2);
     return true;
   }

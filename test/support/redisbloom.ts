@@ -87,7 +87,7 @@ export function inForm(content: Uint8Array, form: ByteForm): { value: Uint8Array
   return {
     value,
     scramble() {
-      for (let i = 0; i < value.length; i++) value[i] ^= 0xff;
+      for (let i = 0; i < value.length; i++) value[i] = value[i]! ^ 0xff;
       backing?.fill(0x11, 0, 3);
     },
   };
