@@ -60,32 +60,97 @@ function parse(buf: Buffer, pos: number): [RedisReply, number] | undefined {
   }
 }
 
+/**
+ * Where the first complete reply in `buf[start, end)` ends, resuming a scan that reached `scan`
+ * with `open` elements still owed per enclosing array; -1 when more bytes are needed. Each byte is
+ * looked at once over the arrival of a reply, however many chunks it comes in (re-parsing the whole
+ * buffer on every chunk made large replies quadratic).
+ */
+function scanReply(buf: Buffer, end: number, state: { scan: number; open: number[] }): number {
+  let pos = state.scan;
+  const open = state.open;
+  for (;;) {
+    const eol = buf.indexOf(CRLF, pos);
+    if (eol < 0 || eol + 2 > end) break;
+    const type = buf[pos]!;
+    let next = eol + 2;
+    let children = 0;
+    if (type === 0x24 /* $ */) {
+      const n = Number(buf.toString("latin1", pos + 1, eol));
+      if (n >= 0) {
+        if (next + n + 2 > end) break;
+        next += n + 2;
+      }
+    } else if (type === 0x2a /* * */) {
+      children = Math.max(0, Number(buf.toString("latin1", pos + 1, eol)));
+    }
+    pos = next;
+    if (children > 0) {
+      open.push(children);
+      continue;
+    }
+    // One element done: close every array it completes.
+    while (open.length > 0 && --open[open.length - 1]! === 0) open.pop();
+    if (open.length === 0) {
+      state.scan = pos;
+      return pos;
+    }
+  }
+  state.scan = pos;
+  return -1;
+}
+
 export class RespClient {
   #socket: Socket;
-  #buf = Buffer.alloc(0);
+  /** Received bytes [#start, #end) of #buf, which grows by doubling. */
+  #buf = Buffer.alloc(1 << 16);
+  #start = 0;
+  #end = 0;
+  #scan = { scan: 0, open: [] as number[] };
   #waiting: { n: number; replies: RedisReply[]; resolve: (r: RedisReply[]) => void; reject: (e: Error) => void }[] = [];
 
   private constructor(socket: Socket) {
     this.#socket = socket;
-    socket.on("data", (chunk) => {
-      this.#buf = this.#buf.length ? Buffer.concat([this.#buf, chunk]) : chunk;
-      let pos = 0;
-      while (this.#waiting.length) {
-        const r = parse(this.#buf, pos);
-        if (!r) break;
-        pos = r[1];
-        const w = this.#waiting[0]!;
+    socket.on("data", (chunk: Buffer) => {
+      this.#append(chunk);
+      for (;;) {
+        if (this.#scan.scan < this.#start) this.#scan.scan = this.#start;
+        const end = scanReply(this.#buf, this.#end, this.#scan);
+        if (end < 0) break;
+        const r = parse(this.#buf.subarray(0, end), this.#start);
+        if (!r) throw new Error("RESP: a reply the scanner found complete did not parse");
+        this.#start = end;
+        const w = this.#waiting[0];
+        if (!w) continue;
         w.replies.push(r[0]);
         if (w.replies.length === w.n) {
           this.#waiting.shift();
           w.resolve(w.replies);
         }
       }
-      this.#buf = this.#buf.subarray(pos);
     });
     socket.on("error", (e) => {
       for (const w of this.#waiting.splice(0)) w.reject(e);
     });
+  }
+
+  #append(chunk: Buffer): void {
+    if (this.#start > 0 && this.#start >= this.#end - this.#start) {
+      // Drop what was read once it is at least half of what is held.
+      this.#buf.copy(this.#buf, 0, this.#start, this.#end);
+      this.#end -= this.#start;
+      this.#scan.scan -= this.#start;
+      this.#start = 0;
+    }
+    if (this.#end + chunk.length > this.#buf.length) {
+      let size = this.#buf.length;
+      while (size < this.#end + chunk.length) size *= 2;
+      const grown = Buffer.alloc(size);
+      this.#buf.copy(grown, 0, 0, this.#end);
+      this.#buf = grown;
+    }
+    chunk.copy(this.#buf, this.#end);
+    this.#end += chunk.length;
   }
 
   static connect(port: number): Promise<RespClient> {
