@@ -4,9 +4,6 @@
  * `{ int }`.
  */
 
-/** An argument or bulk string as the vectors encode it. */
-export type Encoded = { utf8: string } | { hex: string };
-
 /** Bytes of a lowercase hex string. */
 export function fromHex(hex: string): Uint8Array {
   const out = new Uint8Array(hex.length >> 1);
@@ -33,14 +30,6 @@ export function itemOf(e: unknown): string | Uint8Array {
 export function textOf(e: unknown): string {
   const v = itemOf(e);
   return typeof v === "string" ? v : String.fromCharCode(...v);
-}
-
-/** The C string a reply carries for an item: its bytes up to the first NUL, as a JS string. */
-export function replyText(e: unknown): string | null {
-  if (e === null) return null;
-  if (typeof e === "string") return e;
-  const v = itemOf(e);
-  return typeof v === "string" ? v : new TextDecoder().decode(v);
 }
 
 // ---------------------------------------------------------------------------------------------
