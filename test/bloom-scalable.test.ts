@@ -136,9 +136,9 @@ describe("ScalableBloomFilter", () => {
       }),
       { seed: 402, numRuns: 100 },
     );
-    expect(() => ScalableBloomFilter.from(["a"], undefined as never)).toThrow(
-      /options must be an object \{ errorRate, capacity/,
-    );
+    const plain = ScalableBloomFilter.from(["a", "b", "c"]); // one link for the items, at 0.01
+    expect(plain.info()).toMatchObject({ capacity: 3, filters: 1, size: 3, errorRate: 0.01, expansion: 2 });
+    expect(() => ScalableBloomFilter.from(["a"], null as never)).toThrow(/options must be an object/);
     expect(() => ScalableBloomFilter.from(["a"], { errorRate: 0.1, nonScaling: true, capacity: 1 }).add("b")).toThrow(
       /full/,
     );

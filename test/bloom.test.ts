@@ -354,7 +354,10 @@ describe("BloomFilter", () => {
     );
     expect(BloomFilter.from([], { errorRate: 0.1 }).capacity).toBe(1);
     expect(() => BloomFilter.from(["a"], 0.01 as never)).toThrow(/options must be an object/);
-    expect(() => BloomFilter.from(["a"], undefined as never)).toThrow(/options must be an object \{ errorRate/);
+    // No options: sized for the items at 0.01, BF.ADD's default rate.
+    expect(BloomFilter.from(["a", "b"]).toBytes()).toEqual(BloomFilter.from(["a", "b"], { errorRate: 0.01 }).toBytes());
+    expect(BloomFilter.from(["a", "b"], {}).errorRate).toBe(0.01);
+    expect(() => BloomFilter.from(["a"], null as never)).toThrow(/options must be an object/);
     expect(() => BloomFilter.from(["a"], { errorrate: 0.01 } as never)).toThrow(/did you mean "errorRate"/);
     expect(() => BloomFilter.from(["a"], { errorRate: 0.01, capacity: 0 })).toThrow(/capacity must be/);
   });

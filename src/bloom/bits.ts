@@ -5,7 +5,6 @@
  * options of `from`; for all four, the check of each item of a bulk call.
  */
 import { checkItem, type Item } from "../hash/element.js";
-import { typeError } from "../internal/errors.js";
 import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { checkCapacity, checkErrorRate } from "./params.js";
 
@@ -253,8 +252,11 @@ function combineArguments<T>(
 
 /** Options of {@link BloomFilter.from} and {@link BlockedBloomFilter.from}. */
 export interface BloomFilterFromOptions {
-  /** Target false-positive rate at `capacity` items, 0 < p < 1. */
-  errorRate: number;
+  /**
+   * Target false-positive rate at `capacity` items, 0 < p < 1.
+   * @defaultValue 0.01 (the rate BF.ADD's auto-created filter has)
+   */
+  errorRate?: number;
   /**
    * Items the filter is sized for, a positive integer.
    * @defaultValue the number of items given (at least 1)
@@ -269,11 +271,10 @@ export interface BloomFilterFromOptions {
 export function fromArguments(
   where: string,
   items: Iterable<Item>,
-  options: BloomFilterFromOptions,
+  options: BloomFilterFromOptions | undefined,
 ): { items: Iterable<Item>; capacity: number; errorRate: number } {
-  if (options === undefined) throw typeError(where, "options", options, "an object { errorRate, capacity? }");
   const o = checkOptions<BloomFilterFromOptions>(where, options, ["errorRate", "capacity"]);
-  const errorRate = checkErrorRate(where, o.errorRate);
+  const errorRate = o.errorRate === undefined ? 0.01 : checkErrorRate(where, o.errorRate);
   let capacity = o.capacity === undefined ? undefined : checkCapacity(where, o.capacity);
   checkIterable(where, "items", items);
   if (capacity === undefined) {

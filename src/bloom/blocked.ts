@@ -253,11 +253,11 @@ export class BlockedBloomFilter {
 
   /**
    * A filter sized for `capacity` items (by default the number of `items`, at least 1) at
-   * `errorRate`, holding `items`. O(m/32 + n·k) plus the sizing search.
+   * `errorRate` (by default 0.01), holding `items`. O(m/32 + n·k) plus the sizing search.
    * @throws TypeError unless `items` is a sync iterable of items (a lone string is refused) and
-   *   `options` an object `{ errorRate, capacity? }`; RangeError for a value out of range.
+   *   `options`, when given, an object `{ errorRate?, capacity? }`; RangeError for a value out of range.
    */
-  static from(items: Iterable<Item>, options: BloomFilterFromOptions): BlockedBloomFilter {
+  static from(items: Iterable<Item>, options?: BloomFilterFromOptions): BlockedBloomFilter {
     const a = fromArguments(WHERE, items, options);
     const filter = new BlockedBloomFilter({ capacity: a.capacity, errorRate: a.errorRate });
     filter.addAll(a.items);

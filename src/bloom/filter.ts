@@ -168,11 +168,11 @@ export class BloomFilter {
 
   /**
    * A filter sized for `capacity` items (by default the number of `items`, at least 1) at
-   * `errorRate`, holding `items` — BF.RESERVE then BF.MADD. O(m/32 + n·k).
+   * `errorRate` (by default 0.01), holding `items` — BF.RESERVE then BF.MADD. O(m/32 + n·k).
    * @throws TypeError unless `items` is a sync iterable of items (a lone string is refused) and
-   *   `options` an object `{ errorRate, capacity? }`; RangeError for a value out of range.
+   *   `options`, when given, an object `{ errorRate?, capacity? }`; RangeError for a value out of range.
    */
-  static from(items: Iterable<Item>, options: BloomFilterFromOptions): BloomFilter {
+  static from(items: Iterable<Item>, options?: BloomFilterFromOptions): BloomFilter {
     const a = fromArguments(WHERE, items, options);
     const filter = new BloomFilter({ capacity: a.capacity, errorRate: a.errorRate });
     filter.addAll(a.items);

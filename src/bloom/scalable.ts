@@ -81,13 +81,18 @@ export interface ScalableBloomFilterOptions {
   nonScaling?: boolean;
 }
 
-/** Options of {@link ScalableBloomFilter.from}: the constructor's, with the capacity optional. */
-export interface ScalableBloomFilterFromOptions extends Omit<ScalableBloomFilterOptions, "capacity"> {
+/** Options of {@link ScalableBloomFilter.from}: the constructor's, with the capacity and error rate optional. */
+export interface ScalableBloomFilterFromOptions extends Omit<ScalableBloomFilterOptions, "capacity" | "errorRate"> {
   /**
    * Items the first link holds, a positive integer.
    * @defaultValue the number of items given (at least 1)
    */
   capacity?: number;
+  /**
+   * Bound on the whole chain's false-positive rate, 0 < p < 1.
+   * @defaultValue 0.01
+   */
+  errorRate?: number;
 }
 
 /** What {@link ScalableBloomFilter.info} returns — the fields of BF.INFO. */
@@ -199,29 +204,21 @@ export class ScalableBloomFilter {
 
   /**
    * A chain holding `items`, its first link sized for `capacity` items (by default the number of
-   * `items`, at least 1) — BF.RESERVE then BF.MADD. O(n·L·k + bits/32).
+   * `items`, at least 1) at `errorRate` (by default 0.01) — BF.RESERVE then BF.MADD. O(n·L·k + bits/32).
    * @throws TypeError unless `items` is a sync iterable of items (a lone string is refused);
    *   TypeError/RangeError for a bad option, as the constructor; RangeError when a non-scaling
    *   chain is too small for the items.
    */
-  static from(items: Iterable<Item>, options: ScalableBloomFilterFromOptions): ScalableBloomFilter {
-    if (options === undefined) {
-      throw typeError(
-        WHERE,
-        "options",
-        options,
-        "an object { errorRate, capacity?, expansion?, tightening?, nonScaling? }",
-      );
-    }
+  static from(items: Iterable<Item>, options?: ScalableBloomFilterFromOptions): ScalableBloomFilter {
     const o = checkOptions(WHERE, options, ["capacity", "errorRate", "expansion", "tightening", "nonScaling"]);
-    checkErrorRate(WHERE, o.errorRate);
+    const errorRate = o.errorRate === undefined ? 0.01 : checkErrorRate(WHERE, o.errorRate);
     let list: Iterable<Item> = checkIterable(WHERE, "items", items);
     let capacity = o.capacity;
     if (capacity === undefined) {
       list = Array.isArray(items) ? items : Array.from(items);
       capacity = Math.max(1, (list as Item[]).length);
     }
-    const sbf = new ScalableBloomFilter({ ...o, capacity } as ScalableBloomFilterOptions);
+    const sbf = new ScalableBloomFilter({ ...o, capacity, errorRate });
     sbf.addAll(list);
     return sbf;
   }
