@@ -197,7 +197,8 @@ export class CountMinSketch {
    *   an `n` out of range. Nothing changes when it throws.
    */
   incrBy(item: Item, n: number | bigint): number {
-    const src = sourceOf(checkItem(WHERE, "item", item));
+    // A string needs no check: the hot path skips the call.
+    const src = typeof item === "string" ? item : sourceOf(checkItem(WHERE, "item", item));
     let add: number;
     if (typeof n === "number") {
       if (!Number.isSafeInteger(n) || n < 0) throw rangeError(WHERE, "n", n, "a safe integer ≥ 0 or a bigint");
@@ -235,7 +236,7 @@ export class CountMinSketch {
    */
   count(item: Item): number {
     const counters = this.#counters;
-    const cells = this.#locate(sourceOf(checkItem(WHERE, "item", item)));
+    const cells = this.#locate(typeof item === "string" ? item : sourceOf(checkItem(WHERE, "item", item)));
     let min = CMS_SATURATED;
     for (let i = 0; i < cells.length; i++) {
       const c = counters[cells[i]!]!;
