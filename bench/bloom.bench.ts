@@ -31,6 +31,7 @@ import {
   type ChartSpec,
   compare,
   distinctStrings,
+  fillingTask,
   formatOps,
   type Headline,
   heapUsed,
@@ -113,19 +114,8 @@ function settle(): void {
  */
 function taskShapes(pool: readonly string[], absent: readonly string[], batch: number) {
   const n = pool.length;
-  const addTask = (make: () => { add(k: string): unknown }, size = batch) => {
-    const loop = ownLoop<unknown, string>("if (t.add(k[i])) s++;");
-    let target = make();
-    let cursor = 0;
-    return () => {
-      if (cursor + size > n) {
-        target = make();
-        cursor = 0;
-      }
-      loop(target, pool, cursor, size);
-      cursor += size;
-    };
-  };
+  const addTask = (make: () => { add(k: string): unknown }, size = batch) =>
+    fillingTask(make, "if (t.add(k[i])) s++;", pool, size);
   const queries: string[] = [];
   for (let i = 0; i < n; i++) queries.push(pool[i]!, absent[i]!);
   const hasTask = (target: unknown, method = "has") => {

@@ -9,16 +9,7 @@ import { Snowflake as SapphireSnowflake } from "@sapphire/snowflake";
 import { monotonicFactory } from "ulid";
 import { v7 as uuidv7 } from "uuid";
 import { Snowflake, TimestampCounterId } from "../src/idgen/index.js";
-import {
-  type BenchContext,
-  compare,
-  formatOps,
-  markdownTable,
-  type Row,
-  type Suite,
-  throughputChart,
-  throughputTable,
-} from "./lib.js";
+import { compare, formatOps, markdownTable, type Suite, throughputChart, throughputTable } from "./lib.js";
 
 const LIMIT = 4_096_000; // 4096 IDs per ms: the default layout's ceiling for one generator
 const TWITTER_EPOCH = 1288834974657;

@@ -150,6 +150,25 @@ export function ownLoop<T, K>(body: string): (t: T, k: readonly K[], from: numbe
   ) as (t: T, k: readonly K[], from: number, count: number) => number;
 }
 
+/**
+ * A task that feeds the next `batch` of `items` to a structure through its own compiled loop
+ * (`body`, see {@link ownLoop}), and starts over on a fresh `make()` when the items run out, so an
+ * insert benchmark always inserts into a structure of the sizes the items reach.
+ */
+export function fillingTask<T, K>(make: () => T, body: string, items: readonly K[], batch: number): () => void {
+  const loop = ownLoop<T, K>(body);
+  let target = make();
+  let cursor = 0;
+  return () => {
+    if (cursor + batch > items.length) {
+      target = make();
+      cursor = 0;
+    }
+    loop(target, items, cursor, batch);
+    cursor += batch;
+  };
+}
+
 /** Formats a number of operations per second compactly (3 significant digits). */
 export function formatOps(n: number): string {
   if (n >= 1e9) return `${(n / 1e9).toPrecision(3)}G`;

@@ -34,6 +34,7 @@ import {
   type Chart,
   compare,
   distinctStrings,
+  fillingTask,
   type Headline,
   lineChart,
   markdownTable,
@@ -120,19 +121,7 @@ async function cuckooThroughput(ctx: BenchContext, n: number) {
   // bloom-filters sizes by (size, error): 0.01 with bucket size 2 is its closest to RedisBloom's default.
   const theirs = () => BfCuckooFilter.create(n, 0.01, 2, 500);
   const bloom = () => new BloomFilter({ capacity: n, errorRate: 0.01 });
-  const addTask = (make: () => Add) => {
-    const loop = ownLoop<Add, string>("if (t.add(k[i])) s++;");
-    let target = make();
-    let cursor = 0;
-    return () => {
-      if (cursor + BATCH > n) {
-        target = make();
-        cursor = 0;
-      }
-      loop(target, pool, cursor, BATCH);
-      cursor += BATCH;
-    };
-  };
+  const addTask = (make: () => Add) => fillingTask(make, "if (t.add(k[i])) s++;", pool, BATCH);
   const addRows = await compare(
     ctx,
     `add, ${n} keys`,

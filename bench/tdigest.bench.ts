@@ -26,6 +26,7 @@ import {
   type BenchContext,
   type Chart,
   compare,
+  fillingTask,
   type Headline,
   heapUsed,
   markdownTable,
@@ -71,19 +72,7 @@ async function throughput(ctx: BenchContext) {
   const ours = () => new TDigest({ compression: 100 });
   const npm = () => new NpmTDigest(0.01);
   const dd = () => new DDSketch();
-  const addTask = (make: () => Sink, body: string) => {
-    const loop = ownLoop<Sink, number>(body);
-    let target = make();
-    let cursor = 0;
-    return () => {
-      if (cursor + BATCH > N) {
-        target = make();
-        cursor = 0;
-      }
-      loop(target, values, cursor, BATCH);
-      cursor += BATCH;
-    };
-  };
+  const addTask = (make: () => Sink, body: string) => fillingTask(make, body, values, BATCH);
   const addRows = await compare(
     ctx,
     "add, 10^6 doubles (compression 100)",
