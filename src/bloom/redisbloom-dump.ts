@@ -27,10 +27,13 @@
  * length must be exactly what the header declares.
  */
 import { ByteReader, ByteWriter, checkBytes } from "../internal/bytes.js";
+import { placeChunk } from "../internal/chunks.js";
 import { describe, formatError } from "../internal/errors.js";
 import { KNOWN_OPTIONS, Link, LN2, linkShape, MAX_LINK_BYTES, NOROUND, TWO32 } from "./redisbloom-link.js";
 
 const WHERE = "RedisBloomFilter";
+/** How BF.LOADCHUNK chunks are named in messages. */
+const CHUNK_TERMS = { where: WHERE, position: "iterator", part: "link" };
 const HEADER_FIXED = 20;
 const LINK_RECORD = 53;
 const MAGIC = "RSRB";
@@ -205,34 +208,8 @@ export function loadChain(chunks: Iterable<readonly [number, Uint8Array]>): Chai
       }
       continue;
     }
-    if (!Number.isSafeInteger(iterator) || iterator < 1) {
-      throw formatError(WHERE, `${where} has iterator ${describe(iterator)}, not a positive integer`);
-    }
-    const offset = iterator - data.length - 1;
-    if (offset < 0) {
-      throw formatError(
-        WHERE,
-        `${where} (iterator ${iterator}, ${data.length} bytes) would start at offset ${offset}: a second header or a wrong iterator`,
-      );
-    }
-    if (offset >= total)
-      throw formatError(WHERE, `${where} starts at offset ${offset}, past the ${total} bytes of the links`);
-    // The link holding `offset`: the last start ≤ offset (binary search; a header may declare many links).
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    const start = starts[lo]!;
-    const size = header.records[lo]!.bytes;
-    if (offset + data.length > start + size) {
-      throw formatError(WHERE, `${where} runs ${offset + data.length - start - size} bytes past the end of link ${lo}`);
-    }
-    // A copy (a plain one: a Node Buffer's slice() is a view): the caller may reuse or change the
-    // chunk's buffer once the iterator moves on.
-    writes.push({ link: lo, offset: offset - start, data: new Uint8Array(data) });
+    const place = placeChunk(CHUNK_TERMS, where, iterator, data, starts, total);
+    writes.push({ link: place.part, offset: place.offset, data: place.data });
   }
   if (header === undefined) throw formatError(WHERE, "the dump is empty: no header chunk");
   checkCoverage(header.records, writes);

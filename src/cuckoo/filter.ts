@@ -43,10 +43,13 @@
 import { checkItem, type Item } from "../hash/element.js";
 import { murmur64aCore } from "../hash/murmur64a.js";
 import { ByteReader, ByteWriter, checkBytes } from "../internal/bytes.js";
+import { placeChunk } from "../internal/chunks.js";
 import { checkInteger, describe, formatError, notJson, rangeError } from "../internal/errors.js";
 import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 
 const WHERE = "CuckooFilter";
+/** How CF.LOADCHUNK chunks are named in messages. */
+const CHUNK_TERMS = { where: WHERE, position: "position", part: "sub-filter" };
 const ALT = 0x5bd1e995;
 /** RedisBloom's limit on sub-filters (CF_MAX_NUM_FILTERS). */
 export const CUCKOO_MAX_FILTERS = 32;
@@ -682,28 +685,11 @@ export class CuckooFilter {
         }
         continue;
       }
-      const start = pos - data.length - 1;
       if (data.length === 0) throw formatError(WHERE, `${at} (position ${pos}) is empty`);
-      if (start < 0) {
-        throw formatError(
-          WHERE,
-          `${at} (position ${pos}, ${data.length} bytes) would start at byte ${start}: a second header or a wrong position`,
-        );
-      }
-      if (start >= total)
-        throw formatError(WHERE, `${at} starts at byte ${start}, past the ${total} bytes of the slots`);
-      const k = lastAtMost(starts, start);
-      const end = starts[k]! + subFilterSlots(shape, k);
-      if (start + data.length > end) {
-        throw formatError(
-          WHERE,
-          `${at} (position ${pos}) runs ${start + data.length - end} bytes past sub-filter ${k}`,
-        );
-      }
+      const place = placeChunk(CHUNK_TERMS, at, pos, data, starts, total);
       delivered += data.length;
       if (delivered > total) throw formatError(WHERE, `the chunks deliver more than the ${total} bytes of the slots`);
-      // A copy now: the caller may reuse or change `data` once the iterator moves on.
-      writes.push({ k, offset: start - starts[k]!, data: new Uint8Array(data) });
+      writes.push({ k: place.part, offset: place.offset, data: place.data });
     }
     if (shape === null) throw formatError(WHERE, "no header chunk");
     if (delivered !== total) throw formatError(WHERE, `the chunks delivered ${delivered} of ${total} bytes`);
@@ -816,18 +802,6 @@ function itemAt(item: Item, i: number): Item {
 /** Slots of sub-filter k of a checked shape. */
 function subFilterSlots(shape: Shape, k: number): number {
   return shape.buckets * shape.expansion ** k * shape.bucketSize;
-}
-
-/** The index of the last entry of the ascending `starts` that is ≤ x (starts[0] = 0 ≤ x). */
-function lastAtMost(starts: readonly number[], x: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (starts[mid]! <= x) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** The CF.SCANDUMP header's fields, read at once (the caller may reuse the chunk afterwards). */
