@@ -176,12 +176,12 @@ describe("CountMinSketch behaviour", () => {
     }
     const wrongType: [unknown, RegExp][] = [
       [{ width: "5", depth: 1 }, /width must be an integer/],
-      [{ width: 10, error: 0.1 }, /these mix the two forms: \{ width: 10, error: 0.1 \}/],
+      [{ width: 10, error: 0.1 }, /these mix the two forms: an object \{ width: 10, error: 0.1 \}/],
       [{ width: 10, depth: 2, probability: 0.1 }, /mix the two forms/],
-      [{ width: 10 }, /options.depth is missing: \{ width, depth \} takes both, got \{ width: 10 \}/],
+      [{ width: 10 }, /options.depth is missing: \{ width, depth \} takes both, got an object \{ width: 10 \}/],
       [{ probability: 0.5 }, /options.error is missing/],
-      [{}, /these name neither: \{\}/],
-      [{ width: undefined, depth: undefined }, /name neither: \{ width: undefined, depth: undefined \}/],
+      [{}, /these name neither: an empty object \{\}/],
+      [{ width: undefined, depth: undefined }, /name neither: an object \{ width: undefined, depth: undefined \}/],
       [{ width: { n: 5 }, error: 0.1 }, /\{ width: \{…\}, error: 0.1 \}/],
       [{ widht: 10, depth: 2 }, /unknown option "widht" in options \(did you mean "width"\?\)/],
       [

@@ -80,7 +80,7 @@ describe("Dict toBytes / fromBytes", () => {
       ["a", { n: 1 }],
       ["b", { n: 2 }],
     ]);
-    expect(() => d.toBytes()).toThrow(/value of key "a" is an object \{ n \}: pass toBytes\(\{ encodeValue \}\)/);
+    expect(() => d.toBytes()).toThrow(/value of key "a" is an object \{ n: 1 \}: pass toBytes\(\{ encodeValue \}\)/);
     const text = new TextEncoder();
     const bytes = d.toBytes({ encodeValue: (v: { n: number }) => text.encode(JSON.stringify(v)) });
     expect(() => Dict.fromBytes(bytes)).toThrow(/pass fromBytes\(bytes, \{ decodeValue \}\)/);

@@ -182,21 +182,7 @@ function checkFilter<T>(where: string, param: string, value: unknown, filter: Fi
         `(an Object.create(${where}.prototype)?); build it with new ${where}() or ${where}.fromBytes()`,
     );
   }
-  const kind = objectKind(value);
-  if (kind !== undefined && kind !== `a ${where}`) {
-    throw new TypeError(`redstruct/${where}: ${param} must be a ${where}, got ${kind}`);
-  }
   return checkInstance(where, param, value, filter.type);
-}
-
-/**
- * "a BlockedBloomFilter", "a plain object": what an object argument is, for messages (describe()
- * renders every object as "[object Object]"); undefined for null, primitives, arrays and byte arrays.
- */
-function objectKind(value: unknown): string | undefined {
-  if (value === null || typeof value !== "object" || Array.isArray(value) || value instanceof Uint8Array) return;
-  const ctor = (value as { constructor?: { name?: unknown } }).constructor?.name;
-  return typeof ctor === "string" && ctor !== "" && ctor !== "Object" ? `a ${ctor}` : "a plain object";
 }
 
 /**
@@ -235,11 +221,6 @@ function combineArguments<T>(
       `redstruct/${where}: ${method} takes one iterable of filters, got ${argumentCount === 1 ? `a ${where}` : `${argumentCount} arguments`}; ` +
         `pass them in an array: ${where}.${method}([a, b])`,
     );
-  }
-  const kind = objectKind(filters);
-  const o = filters as Partial<Iterable<unknown> & AsyncIterable<unknown>>;
-  if (kind !== undefined && typeof o[Symbol.iterator] !== "function" && typeof o[Symbol.asyncIterator] !== "function") {
-    throw new TypeError(`redstruct/${where}: filters must be an iterable of ${where}s, got ${kind}`);
   }
   const list = Array.from(checkIterable(where, "filters", filters as Iterable<unknown>), (x, i) =>
     checkFilter(where, `filters[${i}]`, x, filter),

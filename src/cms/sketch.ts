@@ -509,13 +509,13 @@ function dimensionsOf(options: CountMinSketchOptions): [width: number, depth: nu
   const byProb = o.error !== undefined || o.probability !== undefined;
   if (byDim === byProb) {
     const what = byDim ? "mix the two forms" : "name neither";
-    throw new TypeError(`redstruct/${WHERE}: options must be ${forms}; these ${what}: ${showOptions(o)}`);
+    throw new TypeError(`redstruct/${WHERE}: options must be ${forms}; these ${what}: ${describe(o)}`);
   }
   const [a, b] = byDim ? ["width", "depth"] : ["error", "probability"];
   for (const key of [a!, b!]) {
     if (o[key] === undefined) {
       throw new TypeError(
-        `redstruct/${WHERE}: options.${key} is missing: { ${a}, ${b} } takes both, got ${showOptions(o)}`,
+        `redstruct/${WHERE}: options.${key} is missing: { ${a}, ${b} } takes both, got ${describe(o)}`,
       );
     }
   }
@@ -534,17 +534,6 @@ function dimensionsOf(options: CountMinSketchOptions): [width: number, depth: nu
     }
   }
   return [width, depth];
-}
-
-/** An options object for a message: its keys and values, never "[object Object]". */
-function showOptions(o: Record<string, unknown>): string {
-  const parts = Object.keys(o).map((k) => {
-    const v = o[k];
-    const shown =
-      v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array) ? "{…}" : describe(v);
-    return `${k}: ${shown}`;
-  });
-  return parts.length === 0 ? "{}" : `{ ${parts.join(", ")} }`;
 }
 
 /**

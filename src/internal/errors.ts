@@ -28,8 +28,11 @@ export function describe(value: unknown): string {
   if (proto === Object.prototype || proto === null) {
     const keys = Object.keys(value as object);
     if (keys.length === 0) return "an empty object {}";
-    const shown = keys.slice(0, 4).join(", ") + (keys.length > 4 ? ", …" : "");
-    return `an object { ${shown} }`;
+    const entries = keys.slice(0, 4).map((k) => {
+      const v = (value as Record<string, unknown>)[k];
+      return `${k}: ${v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Uint8Array) ? "{…}" : describe(v)}`;
+    });
+    return `an object { ${entries.join(", ")}${keys.length > 4 ? ", …" : ""} }`;
   }
   const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
   return typeof name === "string" && name !== "" ? `a ${name}` : Object.prototype.toString.call(value);
