@@ -84,7 +84,7 @@ export function alignedScore(lat: number, lon: number, shift: number, plusOne: b
  * `trunc(offset · 2^step)` for x in [min, max]: the cell index Redis's geohashEncode stores
  * (2^step when x is the maximum).
  */
-export function cellIndex(x: number, min: number, max: number, step: number): number {
+function cellIndex(x: number, min: number, max: number, step: number): number {
   return Math.trunc(((x - min) / (max - min)) * 2 ** step);
 }
 

@@ -20,18 +20,7 @@
  */
 import type { SortedSet } from "../skiplist/index.js";
 import { D_R, EARTH_RADIUS, haversine, latDistance, type Trig } from "./distance.js";
-import {
-  alignedScore,
-  cellBounds,
-  decodeScore,
-  LAT_MAX,
-  LAT_MIN,
-  LON_MAX,
-  LON_MIN,
-  latIndex,
-  lonIndex,
-  STEP_MAX,
-} from "./geohash.js";
+import { alignedScore, cellBounds, decodeScore, latIndex, lonIndex, STEP_MAX } from "./geohash.js";
 import { mergeSort, partialQuickSort } from "./sort.js";
 
 /** A checked GEOSEARCH: centre, shape (in `unit`s), its metres per unit, order and COUNT. */
@@ -258,9 +247,4 @@ export function search(set: SortedSet, spec: SearchSpec, trig: Trig): SearchHits
     out.distances.push(dist[j]!);
   }
   return out;
-}
-
-/** True when (longitude, latitude) is a position GEOADD accepts. */
-export function validPosition(longitude: number, latitude: number): boolean {
-  return longitude >= LON_MIN && longitude <= LON_MAX && latitude >= LAT_MIN && latitude <= LAT_MAX;
 }

@@ -32,7 +32,7 @@ function fmix32(h: number): number {
 }
 
 /** Core over the first `len` bytes of `src`; -1 when `src` is a string that is not ASCII. */
-export function murmur3_32Source(src: Source, len: number, seed: number): number {
+function murmur3_32Source(src: Source, len: number, seed: number): number {
   startWords();
   let h = seed | 0;
   const blocks = len & ~3;

@@ -57,7 +57,7 @@ function finish(hHi: number, hLo: number, out: Uint32Array): void {
 // this hash is the whole cost of HyperLogLog.add and most of BloomFilter.add.
 
 /** MurmurHash64A over `bytes[0 .. len)` into `out` (`out[0]` low, `out[1]` high). */
-export function murmur64aBytes(bytes: Uint8Array, len: number, seedHi: number, seedLo: number, out: Uint32Array): void {
+function murmur64aBytes(bytes: Uint8Array, len: number, seedHi: number, seedLo: number, out: Uint32Array): void {
   mulM(0, len);
   let hHi = seedHi ^ R[1]!;
   let hLo = seedLo ^ R[0]!;

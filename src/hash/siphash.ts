@@ -288,7 +288,7 @@ export function siphash13Into(value: Item, key: SipKey, out: Uint32Array): void 
  * @internal {@link siphash13Into} without checks of `key` and `out`, for callers that own both (the
  * dict's keyed hash). `value` is still type-checked.
  */
-export function siphash13Core(value: Item, key: SipKey, out: Uint32Array): void {
+function siphash13Core(value: Item, key: SipKey, out: Uint32Array): void {
   if (typeof value !== "string" || !sipHash13Ascii(value, key, out)) sipHashInto(value, key, 1, 3, out);
 }
 

@@ -51,13 +51,13 @@ export const realNow: () => number =
     : () => Date.now();
 
 /** Length of one pause while waiting for the clock, in ms: short enough to wake early in a tick. @internal */
-export const PAUSE_MS = 0.1;
+const PAUSE_MS = 0.1;
 /**
  * The least real time one spinning poll (a pause that could not sleep, a wall-clock read and a
  * monotonic-clock read) can take, in ms: 10 ns. Counting it makes a wait end within
  * `bound / 10 ns` polls whatever the monotonic clock says. @internal
  */
-export const MIN_SPIN_MS = 1e-5;
+const MIN_SPIN_MS = 1e-5;
 
 /** Int32Array over shared memory to sleep on, null where this thread may not block, undefined until probed. */
 let sleeper: Int32Array | null | undefined;
