@@ -1,28 +1,38 @@
 /**
  * Sorted set benchmark: redstruct's SortedSet against sorted-btree, @js-sdsl/ordered-map (with
  * enableIndex), functional-red-black-tree, tlhunter-sorted-set and a sorted-array baseline, all at
- * the same size and in the same run. The peers are ordered maps keyed by score (distinct random
- * scores, the member as value); SortedSet and tlhunter-sorted-set also keep a member → score map,
- * which is extra work on inserts that the maps skip. One extra insert row, sorted-btree plus a Map
- * member → score, does that work too, for a like-for-like comparison (the goal stays vs plain
- * sorted-btree).
+ * the same size and in the same run, with the issue's goals as headlines (the summary says "met"
+ * or "not met" for each):
+ *
+ * - at 10^6 members built by random inserts: insert ≥ 1.2× sorted-btree + member Map; rangeByScore
+ *   of 100 ≥ 1.5× sorted-btree getRange; rank(member) ≥ 1× js-sdsl find(score).index handed the
+ *   score and ≥ 1.5× when js-sdsl looks the score up first; at(i) ≥ 1.2× functional-red-black-tree
+ *   at(i); score update of a present member ≥ 1× sorted-btree + Map; retained bytes per member ≤
+ *   0.75× sorted-btree + Map;
+ * - at 10^3, 10^4 and 10^5 members, no row slower than the previous SortedSet ("today's code"):
+ *   measured when SKIPLIST_BEFORE names a checkout of it (see docs/skiplist.md), skipped otherwise.
+ *
+ * The peers are ordered maps keyed by score (distinct random doubles, the member as value);
+ * SortedSet also keeps a member index, which the "sorted-btree + Map" rows do too, like for like.
+ * Every comparison is the median of several alternating rounds (three in quick mode through
+ * {@link rounds}; --full gives compare's three rounds longer time); builds alternate between
+ * contenders round by round. Memory is the growth of heap plus array buffers after GC, member
+ * strings allocated beforehand and not counted.
  *
  * A union row: two 10^5-member sets (half their members shared) merged by `SortedSet.union`, by what
- * a user would write with two Maps (merge, then sort the entries), and with js-sdsl (merge, then an
- * OrderedMap keyed by (score, member)).
- *
- * Quick mode: 10^6 entries. --full: 10^5 and 10^6, three builds each, longer measurements.
+ * a user would write with two Maps (merge, then sort the entries), and with js-sdsl.
  */
 import { compareMembers, SortedSet } from "../src/skiplist/index.js";
 import {
   type BenchContext,
   type Chart,
+  type CompareOptions,
   compare,
   distinctStrings,
   formatOps,
   type Headline,
-  heapUsed,
   markdownTable,
+  ownLoop,
   prng,
   type Row,
   type Suite,
@@ -69,6 +79,15 @@ interface SdslMap {
   lowerBound(key: number): SdslIterator;
   end(): SdslIterator;
 }
+interface BTreeMap {
+  set(k: number, v: string): void;
+  get(k: number): string | undefined;
+  delete(k: number): boolean;
+  getRange(lo: number, hi: number, inc: boolean): [number, string][];
+}
+/** What the comparison with the previous SortedSet calls on either version. */
+type AnySortedSet = SortedSet;
+type SortedSetClass = typeof SortedSet;
 
 const load = async <T>(name: string): Promise<T> => {
   const mod = (await import(name)) as { default?: unknown };
@@ -78,6 +97,8 @@ const load = async <T>(name: string): Promise<T> => {
 const BATCH = 1000;
 const LIKE_FOR_LIKE = "sorted-btree + Map member → score (ZADD's work)";
 const SDSL_BY_MEMBER = "js-sdsl find(Map.get(member)).index [rank of a member, like for like]";
+const OURS = "redstruct SortedSet";
+const BEFORE = "previous SortedSet (today's code)";
 
 interface Inputs {
   n: number;
@@ -87,6 +108,8 @@ interface Inputs {
   picks: Int32Array;
   /** Ranks queried by the by-rank batches. */
   ranks: Int32Array;
+  /** Fresh scores for the score-update batches (distinct from every other score). */
+  fresh: Float64Array;
   /** For range scans: [lo, hi] score pairs each covering exactly 100 entries. */
   scanLo: Float64Array;
   scanHi: Float64Array;
@@ -100,16 +123,19 @@ function inputs(n: number): Inputs {
   const sorted = Float64Array.from(scores).sort();
   const picks = new Int32Array(BATCH);
   const ranks = new Int32Array(BATCH);
+  const fresh = new Float64Array(BATCH);
   const scanLo = new Float64Array(BATCH);
   const scanHi = new Float64Array(BATCH);
+  const span = Math.min(100, n);
   for (let i = 0; i < BATCH; i++) {
     picks[i] = Math.floor(rand() * n);
     ranks[i] = Math.floor(rand() * n);
-    const r = Math.floor(rand() * (n - 100));
+    fresh[i] = Math.floor(rand() * 1e9) + rand() + 0.5 ** 40; // off the grid of the others
+    const r = Math.floor(rand() * (n - span + 1));
     scanLo[i] = sorted[r]!;
-    scanHi[i] = sorted[r + 99]!;
+    scanHi[i] = sorted[r + span - 1]!;
   }
-  return { n, members, scores, picks, ranks, scanLo, scanHi };
+  return { n, members, scores, picks, ranks, fresh, scanLo, scanHi };
 }
 
 function lowerBound(a: number[], x: number): number {
@@ -148,20 +174,6 @@ class SortedArray {
   }
 }
 
-interface Built {
-  ours: SortedSet;
-  tl: TlSortedSet;
-  btree: {
-    set(k: number, v: string): void;
-    get(k: number): string | undefined;
-    delete(k: number): boolean;
-    getRange(lo: number, hi: number, inc: boolean): [number, string][];
-  };
-  sdsl: SdslMap;
-  rb: RbTree;
-  array: SortedArray;
-}
-
 let sink = 0;
 
 /**
@@ -177,8 +189,74 @@ function contenders<T>(ctx: BenchContext, tasks: Record<string, T>): Record<stri
   return Object.fromEntries(Object.entries(tasks).filter(([name]) => !FULL_ONLY.some((f) => name.startsWith(f))));
 }
 
-async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
-  const BTree = await load<new (e?: unknown, cmp?: (a: number, b: number) => number) => Built["btree"]>("sorted-btree");
+/**
+ * `compare` run in several alternating rounds, each task's row its median round: quick mode's
+ * compare runs one round, so the goal ratios here come from three; --full's compare already
+ * interleaves three rounds of longer time.
+ */
+async function rounds(
+  ctx: BenchContext,
+  title: string,
+  tasks: Record<string, () => unknown>,
+  options: CompareOptions,
+): Promise<Row[]> {
+  const n = ctx.full ? 1 : 3;
+  const runs: Row[][] = [];
+  for (let r = 0; r < n; r++)
+    runs.push(await compare(ctx, n > 1 ? `${title} (round ${r + 1}/${n})` : title, tasks, options));
+  const rows = runs[0]!.map((row) => {
+    const all = runs.map((run) => run.find((x) => x.name === row.name)!).sort((a, b) => a.opsPerSec - b.opsPerSec);
+    return { ...all[all.length >> 1]! };
+  });
+  const base = rows.find((r) => r.name === options.baseline)!;
+  for (const r of rows) r.ratio = r.opsPerSec / base.opsPerSec;
+  return rows;
+}
+
+/** Heap plus array buffers after a forced GC (needs --expose-gc, which `npm run bench` passes), else NaN. */
+function retained(): number {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (!g) return Number.NaN;
+  g();
+  g();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+}
+
+/** One builder per contender: returns the structure holding the n members. */
+type Builders = Record<string, () => unknown>;
+
+/**
+ * Builds every contender `trials` times, alternating contenders round by round; returns the
+ * median build time per contender, the bytes each retains (first build, measured alone) and the
+ * structures of the last round.
+ */
+function buildAll(ctx: BenchContext, n: number, builders: Builders, trials: number) {
+  const times = new Map<string, number[]>();
+  const bytes = new Map<string, number>();
+  const built = new Map<string, unknown>();
+  for (let t = 0; t < trials; t++) {
+    for (const [name, build] of Object.entries(builders)) {
+      ctx.log(`  n=${n}: building ${name} (${t + 1}/${trials})`);
+      built.delete(name);
+      const before = t === 0 ? retained() : 0;
+      const start = performance.now();
+      const s = build();
+      const ms = performance.now() - start;
+      if (t === 0) bytes.set(name, (retained() - before) / n);
+      built.set(name, s);
+      times.set(name, [...(times.get(name) ?? []), ms]);
+    }
+  }
+  const rows: Row[] = Object.keys(builders).map((name) => {
+    const ms = [...times.get(name)!].sort((a, b) => a - b)[trials >> 1]!;
+    return { name, opsPerSec: (n / ms) * 1000, rme: 0, samples: trials, ratio: 0 };
+  });
+  return { rows, bytes, built };
+}
+
+async function goalRun(ctx: BenchContext, inp: Inputs) {
+  const BTree = await load<new (e?: unknown, cmp?: (a: number, b: number) => number) => BTreeMap>("sorted-btree");
   const { OrderedMap } = (await import("@js-sdsl/ordered-map" as string)) as {
     OrderedMap: new (c: [], cmp: (a: number, b: number) => number, enableIndex: boolean) => SdslMap;
   };
@@ -188,8 +266,8 @@ async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
   const num = (a: number, b: number) => a - b;
 
   // ---------------------------------------------------------------- inserts + memory
-  const builders: Record<string, () => unknown> = contenders(ctx, {
-    "redstruct SortedSet": () => {
+  const builders: Builders = contenders(ctx, {
+    [OURS]: () => {
       const z = new SortedSet({ seed: 1 });
       for (let i = 0; i < n; i++) z.add(members[i]!, scores[i]!);
       return z;
@@ -199,10 +277,9 @@ async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
       for (let i = 0; i < n; i++) t.set(scores[i]!, members[i]!);
       return t;
     },
-    // Not a goal peer: sorted-btree doing what ZADD does (a Map member → score beside the tree,
-    // consulted before each insert), so the cost of the member index is visible like for like.
-    // Keyed by score alone, which is enough here because the scores are distinct. It runs after
-    // redstruct's build, so V8 has already computed and cached the member strings' hashes.
+    // sorted-btree doing what ZADD does: a Map member → score beside the tree, consulted before
+    // each insert. Keyed by score alone (a plain number, its cheapest form), which is enough here
+    // because the scores are distinct.
     [LIKE_FOR_LIKE]: () => {
       const t = new BTree(undefined, num);
       const index = new Map<string, number>();
@@ -217,7 +294,7 @@ async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
         index.set(member, score);
         t.set(score, member);
       }
-      return [t, index];
+      return { t, index };
     },
     "js-sdsl OrderedMap (index)": () => {
       const m = new OrderedMap([], num, true);
@@ -236,45 +313,22 @@ async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
     },
     "sorted array (bulk sort, not incremental)": () => SortedArray.bulk(members, scores),
   });
-  const built: Record<string, unknown> = {};
-  const inserts: Row[] = [];
-  const memory: { name: string; bytesPerEntry: number }[] = [];
-  for (const [name, build] of Object.entries(builders)) {
-    ctx.log(`  n=${n}: building ${name}`);
-    let best = Number.POSITIVE_INFINITY;
-    for (let t = 0; t < trials; t++) {
-      built[name] = undefined;
-      const before = heapUsed();
-      const start = performance.now();
-      const s = build();
-      const ms = performance.now() - start;
-      best = Math.min(best, ms);
-      built[name] = s;
-      // Only the first build: on later trials the previous structure may still be reachable from
-      // this frame when `before` is taken, which would hide the new one's size.
-      if (t === 0) memory.push({ name, bytesPerEntry: (heapUsed() - before) / n });
-    }
-    inserts.push({ name, opsPerSec: (n / best) * 1000, rme: 0, samples: trials, ratio: 0 });
-  }
-  delete built[LIKE_FOR_LIKE]; // not queried below: free it so it does not crowd the caches
+  const { rows: inserts, bytes, built } = buildAll(ctx, n, builders, ctx.full ? 5 : 3);
   for (const r of inserts) r.ratio = r.opsPerSec / inserts.find((x) => x.name === "sorted-btree")!.opsPerSec;
-  const memPerEntry = (name: string) => {
-    const m = memory.filter((x) => x.name === name).map((x) => x.bytesPerEntry);
-    return m.reduce((a, b) => a + b, 0) / m.length;
-  };
 
-  const ours = built["redstruct SortedSet"] as SortedSet;
-  const btree = built["sorted-btree"] as Built["btree"];
-  const sdsl = built["js-sdsl OrderedMap (index)"] as SdslMap;
-  let rb = built["functional-red-black-tree"] as RbTree;
-  const tl = built["tlhunter-sorted-set"] as TlSortedSet;
-  const arr = built["sorted array (bulk sort, not incremental)"] as SortedArray;
-  const { picks, ranks, scanLo, scanHi } = inp;
+  const ours = built.get(OURS) as SortedSet;
+  const btree = built.get("sorted-btree") as BTreeMap;
+  const like = built.get(LIKE_FOR_LIKE) as { t: BTreeMap; index: Map<string, number> };
+  const sdsl = built.get("js-sdsl OrderedMap (index)") as SdslMap;
+  let rb = built.get("functional-red-black-tree") as RbTree;
+  const tl = built.get("tlhunter-sorted-set") as TlSortedSet;
+  const arr = built.get("sorted array (bulk sort, not incremental)") as SortedArray;
+  const { picks, ranks, scanLo, scanHi, fresh } = inp;
   const key = (i: number) => scores[picks[i]!]!;
   const mem = (i: number) => members[picks[i]!]!;
 
   // ---------------------------------------------------------------- queries
-  const lookup = await compare(
+  const lookup = await rounds(
     ctx,
     `lookup by score, n=${n}`,
     contenders(ctx, {
@@ -305,9 +359,8 @@ async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
 
   // js-sdsl is keyed by score: to rank a *member* it needs the member's score first, from a map
   // like the one SortedSet keeps. The row with that lookup is the like-for-like comparison.
-  const scoreMap = new Map<string, number>();
-  for (let i = 0; i < n; i++) scoreMap.set(members[i]!, scores[i]!);
-  const rank = await compare(
+  const scoreMap = like.index;
+  const rank = await rounds(
     ctx,
     `rank of a member, n=${n}`,
     contenders(ctx, {
@@ -337,7 +390,7 @@ async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
     { baseline: "js-sdsl find(key).index", batch: BATCH },
   );
 
-  const byRank = await compare(
+  const byRank = await rounds(
     ctx,
     `by-rank access, n=${n}`,
     contenders(ctx, {
@@ -364,19 +417,19 @@ async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
     : await compare(
         ctx,
         `by-position access incl. js-sdsl getElementByPos (O(n)), n=${n}`,
-        contenders(ctx, {
+        {
           "redstruct at(i)": () => {
             for (let i = 0; i < SMALL; i++) sink += ours.at(ranks[i]!)![1];
           },
           "js-sdsl getElementByPos(i)": () => {
             for (let i = 0; i < SMALL; i++) sink += sdsl.getElementByPos(ranks[i]!)[0];
           },
-        }),
+        },
         { baseline: "js-sdsl getElementByPos(i)", batch: SMALL, time: 300 },
       );
 
   const SCANS = 100;
-  const scan = await compare(
+  const scan = await rounds(
     ctx,
     `range scan of 100 entries by score, n=${n}`,
     contenders(ctx, {
@@ -424,9 +477,40 @@ async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
     { baseline: "sorted-btree getRange", batch: SCANS },
   );
 
+  // Score updates of present members: each call moves BATCH members to fresh scores, the next call
+  // moves them back, so the sets keep their size and the other rows' keys stay valid.
+  const UPDATES = 200;
+  let oursFlip = false;
+  let likeFlip = false;
+  const update = await rounds(
+    ctx,
+    `score update of a present member, n=${n}`,
+    {
+      "redstruct add(member, newScore)": () => {
+        oursFlip = !oursFlip;
+        for (let i = 0; i < UPDATES; i++) ours.add(mem(i), oursFlip ? fresh[i]! : key(i));
+      },
+      [LIKE_FOR_LIKE]: () => {
+        likeFlip = !likeFlip;
+        const { t, index } = like;
+        for (let i = 0; i < UPDATES; i++) {
+          const member = mem(i);
+          const score = likeFlip ? fresh[i]! : key(i);
+          const old = index.get(member)!;
+          if (old === score) continue;
+          t.delete(old);
+          t.set(score, member);
+          index.set(member, score);
+        }
+      },
+    },
+    { baseline: LIKE_FOR_LIKE, batch: UPDATES },
+  );
+  if (oursFlip) for (let i = 0; i < UPDATES; i++) ours.add(mem(i), key(i));
+
   // Each operation deletes an entry and puts it back, so the size stays n.
   const CHURN = 200;
-  const churn = await compare(
+  const churn = await rounds(
     ctx,
     `delete + re-insert, n=${n}`,
     contenders(ctx, {
@@ -471,14 +555,143 @@ async function sizeRun(ctx: BenchContext, inp: Inputs, trials: number) {
   return {
     n,
     inserts,
-    memory: Object.keys(builders).map((name) => ({ name, bytesPerEntry: memPerEntry(name) })),
+    memory: Object.keys(builders).map((name) => ({ name, bytesPerEntry: bytes.get(name)! })),
     lookup,
     rank,
     byRank,
     byPosition,
     scan,
+    update,
     churn,
   };
+}
+
+/** The previous SortedSet, when SKIPLIST_BEFORE names a checkout of it; undefined otherwise. */
+async function previousSortedSet(ctx: BenchContext): Promise<SortedSetClass | undefined> {
+  const dir = process.env.SKIPLIST_BEFORE;
+  if (dir === undefined || dir === "") {
+    ctx.log("  SKIPLIST_BEFORE not set: the comparison with the previous SortedSet is skipped (docs/skiplist.md)");
+    return undefined;
+  }
+  const { pathToFileURL } = await import("node:url");
+  const mod = (await import(pathToFileURL(`${dir}/src/skiplist/index.ts`).href)) as { SortedSet: SortedSetClass };
+  return mod.SortedSet;
+}
+
+/** The rows compared with the previous SortedSet at one size: each task compiled on its own (ownLoop). */
+async function beforeRun(ctx: BenchContext, Before: SortedSetClass, inp: Inputs) {
+  const { n, members, scores, picks, ranks, fresh, scanLo, scanHi } = inp;
+  const build = (Z: SortedSetClass) => {
+    const z = new Z({ seed: 1 });
+    for (let i = 0; i < n; i++) z.add(members[i]!, scores[i]!);
+    return z;
+  };
+  const impls: [string, SortedSetClass][] = [
+    [OURS, SortedSet],
+    [BEFORE, Before],
+  ];
+  const sets = new Map(impls.map(([name, Z]) => [name, build(Z)]));
+  const pickedMembers = Array.from(picks, (p) => members[p]!);
+  const pickedScores = Array.from(picks, (p) => scores[p]!);
+  const rankList = Array.from(ranks);
+  const lo = Array.from(scanLo);
+  const hi = Array.from(scanHi);
+  const freshList = Array.from(fresh);
+  // Union inputs: two sets of n members, half shared.
+  const pool = distinctStrings(n + n / 2, 13, "u:");
+  const uRand = prng(0x0a11 + n);
+  const aEntries: [string, number][] = pool.slice(0, n).map((m) => [m, Math.floor(uRand() * 1e6)]);
+  const bEntries: [string, number][] = pool.slice(n / 2).map((m) => [m, Math.floor(uRand() * 1e6)]);
+  const pairs = new Map(
+    impls.map(([name, Z]) => [name, [Z.from(aEntries, { seed: 1 }), Z.from(bEntries, { seed: 2 })]]),
+  );
+
+  type Loop = (t: AnySortedSet, k: readonly unknown[], from: number, count: number) => number;
+  /** One row: a task per version, each with its own compiled loop over `k`. */
+  const row = async (title: string, batch: number, body: string, k: readonly unknown[]) => {
+    const tasks: Record<string, () => unknown> = {};
+    for (const [name] of impls) {
+      const loop = ownLoop<AnySortedSet, unknown>(body) as Loop;
+      const t = sets.get(name)!;
+      tasks[name] = () => {
+        sink += loop(t, k, 0, batch);
+      };
+    }
+    return rounds(ctx, `${title}, n=${n}`, tasks, { baseline: BEFORE, batch });
+  };
+  const out: { row: string; rows: Row[] }[] = [];
+  const insertTasks: Record<string, () => unknown> = {};
+  for (const [name, Z] of impls) {
+    const loop = new Function(
+      "Z",
+      "m",
+      "s",
+      "n",
+      "const z = new Z({ seed: 1 }); for (let i = 0; i < n; i++) z.add(m[i], s[i]); return z.size;",
+    ) as (Z: SortedSetClass, m: string[], s: Float64Array, n: number) => number;
+    insertTasks[name] = () => {
+      sink += loop(Z, members, scores, n);
+    };
+  }
+  out.push({
+    row: "insert (build by random adds)",
+    rows: await rounds(ctx, `insert, n=${n}`, insertTasks, { baseline: BEFORE, batch: n }),
+  });
+  out.push({ row: "score(member)", rows: await row("score(member)", BATCH, "s += t.score(k[i]);", pickedMembers) });
+  out.push({ row: "rank(member)", rows: await row("rank(member)", BATCH, "s += t.rank(k[i]);", pickedMembers) });
+  out.push({ row: "at(i)", rows: await row("at(i)", BATCH, "s += t.at(k[i])[1];", rankList) });
+  out.push({
+    row: "countByScore(-inf, s)",
+    rows: await row(
+      "countByScore(-inf, s)",
+      BATCH,
+      "s += t.countByScore(-Infinity, k[i], { maxExclusive: true });",
+      pickedScores,
+    ),
+  });
+  const scans = Math.min(100, BATCH);
+  const pairsOf = lo.map((x, i) => [x, hi[i]!]);
+  out.push({
+    row: `rangeByScore of ${Math.min(100, n)}`,
+    rows: await row(
+      `rangeByScore of ${Math.min(100, n)}`,
+      scans,
+      "s += t.rangeByScore(k[i][0], k[i][1]).length;",
+      pairsOf,
+    ),
+  });
+  // Score updates there and back: each call moves 200 members to fresh scores and back.
+  const moves = pickedMembers.slice(0, 200).map((m, i) => [m, freshList[i]!, pickedScores[i]!]);
+  out.push({
+    row: "score update (there and back)",
+    rows: await row("score update", 200, "t.add(k[i][0], k[i][1]); t.add(k[i][0], k[i][2]); s++;", moves),
+  });
+  out.push({
+    row: "delete + re-insert",
+    rows: await row("delete + re-insert", 200, "t.delete(k[i][0]); t.add(k[i][0], k[i][2]); s++;", moves),
+  });
+  out.push({
+    row: "iterate all (for…of)",
+    rows: await row("iterate all", 1, "for (const e of t) s += e[1];", [0]),
+  });
+  const unionTasks: Record<string, () => unknown> = {};
+  for (const [name, Z] of impls) {
+    const [a, b] = pairs.get(name)!;
+    const loop = new Function("Z", "a", "b", "return Z.union([a, b]).size;") as (
+      Z: SortedSetClass,
+      a: AnySortedSet,
+      b: AnySortedSet,
+    ) => number;
+    unionTasks[name] = () => {
+      sink += loop(Z, a!, b!);
+    };
+  }
+  out.push({
+    row: "union of two n-member sets",
+    rows: await rounds(ctx, `union, n=${n}`, unionTasks, { baseline: BEFORE }),
+  });
+  for (const [, z] of sets) z.checkInvariants();
+  return out;
 }
 
 const UNION_USER = "two Maps and a sort (what a user would write)";
@@ -505,7 +718,7 @@ async function unionRun(ctx: BenchContext): Promise<Row[]> {
     for (const [m, s] of mapB) acc.set(m, (acc.get(m) ?? 0) + s);
     return acc;
   };
-  return compare(
+  return rounds(
     ctx,
     "union of two 10^5-member sets (half shared), scores summed",
     {
@@ -526,33 +739,72 @@ async function unionRun(ctx: BenchContext): Promise<Row[]> {
   );
 }
 
+/** A small set (one node) against a sorted array with a Map beside it: build time and bytes per member. */
+function smallSets(ctx: BenchContext): { n: number; rows: Row[]; bytes: Map<string, number> }[] {
+  const out: { n: number; rows: Row[]; bytes: Map<string, number> }[] = [];
+  for (const n of [16, 128]) {
+    const copies = 20_000;
+    const members = distinctStrings(n, 21, "s:");
+    const rand = prng(0x5a11 + n);
+    const scores = Float64Array.from({ length: n }, () => Math.floor(rand() * 1e9));
+    const builders: Builders = {
+      [OURS]: () => {
+        const all: SortedSet[] = [];
+        for (let c = 0; c < copies; c++) {
+          const z = new SortedSet({ seed: 1 });
+          for (let i = 0; i < n; i++) z.add(members[i]!, scores[i]!);
+          all.push(z);
+        }
+        return all;
+      },
+      "sorted array + Map (binary search, splice)": () => {
+        const all: SortedArray[] = [];
+        for (let c = 0; c < copies; c++) {
+          const a = new SortedArray();
+          const index = new Map<string, number>();
+          for (let i = 0; i < n; i++) {
+            index.set(members[i]!, scores[i]!);
+            a.insert(scores[i]!, members[i]!);
+          }
+          all.push(Object.assign(a, { index }));
+        }
+        return all;
+      },
+    };
+    const { rows, bytes } = buildAll(ctx, n * copies, builders, 3);
+    for (const r of rows) r.ratio = r.opsPerSec / rows[1]!.opsPerSec;
+    out.push({ n, rows, bytes });
+  }
+  return out;
+}
+
 const ratio = (rows: Row[], name: string, base: string) =>
   rows.find((r) => r.name === name)!.opsPerSec / rows.find((r) => r.name === base)!.opsPerSec;
 
 const suite: Suite = {
   name: "skiplist",
   description:
-    "SortedSet (typed-array skiplist) vs sorted-btree, js-sdsl, functional-red-black-tree, tlhunter-sorted-set, sorted array",
+    "SortedSet (skiplist of macro nodes) vs sorted-btree, js-sdsl, functional-red-black-tree, tlhunter-sorted-set, sorted array, and the previous SortedSet",
   async run(ctx) {
-    const sizes = ctx.full ? [100_000, 1_000_000] : [1_000_000];
-    const results = [];
-    const charts: Chart[] = [];
     const headlines: Headline[] = [];
+    const charts: Chart[] = [];
     let markdown = "";
-    for (const n of sizes) {
+    const results = [];
+    const goalSizes = ctx.full ? [100_000, 1_000_000] : [1_000_000];
+    for (const n of goalSizes) {
       ctx.log(`n = ${n}: generating inputs`);
-      const r = await sizeRun(ctx, inputs(n), ctx.full ? 3 : 1);
+      const r = await goalRun(ctx, inputs(n));
       results.push(r);
       const mem = new Map(r.memory.map((m) => [m.name, m.bytesPerEntry]));
       markdown += `### n = ${n.toLocaleString("en-US")}\n\n`;
-      markdown += `**${n.toLocaleString("en-US")} random inserts into an empty structure** (best of ${ctx.full ? 3 : 1}; heap growth per entry after GC, member strings pre-allocated and not counted)\n\n`;
+      markdown += `**${n.toLocaleString("en-US")} random inserts into an empty structure** (median of ${ctx.full ? 5 : 3} builds alternating between contenders; bytes retained per entry — heap plus array buffers after GC — member strings allocated beforehand and not counted)\n\n`;
       markdown += `${markdownTable(
         ["implementation", "inserts/s", "vs sorted-btree", "bytes/entry"],
         r.inserts.map((x) => [
           x.name,
           formatOps(x.opsPerSec),
           `${x.ratio.toFixed(2)}×`,
-          (mem.get(x.name) ?? Number.NaN).toFixed(0),
+          (mem.get(x.name) ?? Number.NaN).toFixed(1),
         ]),
       )}\n\n`;
       for (const [title, rows] of [
@@ -561,75 +813,117 @@ const suite: Suite = {
         ["by-rank access (random ranks)", r.byRank],
         ["by-position access with js-sdsl's O(n) getElementByPos", r.byPosition],
         ["range scan: 100 consecutive entries by score (ops = scans)", r.scan],
+        ["score update of a present member (ops = updates)", r.update],
         ["delete + re-insert (ops = pairs)", r.churn],
       ] as const) {
         if (rows.length > 0) markdown += `${throughputTable(`${title}, n=${n}`, rows)}\n`;
       }
-      const goals = [
-        [
-          "insert ≥ 1× sorted-btree + member Map (ZADD's work, like for like)",
-          ratio(r.inserts, "redstruct SortedSet", LIKE_FOR_LIKE),
-        ],
-        ["insert vs sorted-btree alone (no member index)", ratio(r.inserts, "redstruct SortedSet", "sorted-btree")],
-        [
-          "range of 100 by score ≥ 1× sorted-btree getRange",
-          ratio(r.scan, "redstruct rangeByScore", "sorted-btree getRange"),
-        ],
-        [
-          "by-rank access ≥ 1× functional-red-black-tree at(i)",
-          ratio(r.byRank, "redstruct at(i)", "functional-red-black-tree at(i)"),
-        ],
-        [
-          "rank of a member ≥ 1× js-sdsl iterator index (js-sdsl handed the score)",
-          ratio(r.rank, "redstruct rank(member)", "js-sdsl find(key).index"),
-        ],
-        [
-          "rank of a member ≥ 1× js-sdsl iterator index (js-sdsl looks the member's score up first)",
-          ratio(r.rank, "redstruct rank(member)", SDSL_BY_MEMBER),
-        ],
-        ...(r.byPosition.length > 0
-          ? ([
-              [
-                "by-position vs js-sdsl getElementByPos (gap)",
-                ratio(r.byPosition, "redstruct at(i)", "js-sdsl getElementByPos(i)"),
-              ],
-            ] as const)
-          : []),
-      ] as const;
+      const exp = Math.round(Math.log10(n));
+      const memRatio = mem.get(LIKE_FOR_LIKE)! / mem.get(OURS)!;
+      const goals: Headline[] = [
+        {
+          structure: "SortedSet",
+          operation: `insert, 10^${exp}`,
+          versus: "sorted-btree + member Map",
+          ratio: ratio(r.inserts, OURS, LIKE_FOR_LIKE),
+          goal: 1.2,
+        },
+        {
+          structure: "SortedSet",
+          operation: `rangeByScore of 100, 10^${exp}`,
+          versus: "sorted-btree getRange",
+          ratio: ratio(r.scan, "redstruct rangeByScore", "sorted-btree getRange"),
+          goal: 1.5,
+        },
+        {
+          structure: "SortedSet",
+          operation: `rank(member), 10^${exp}`,
+          versus: "js-sdsl find(score).index, handed the score",
+          ratio: ratio(r.rank, "redstruct rank(member)", "js-sdsl find(key).index"),
+          goal: 1,
+        },
+        {
+          structure: "SortedSet",
+          operation: `rank(member), 10^${exp}`,
+          versus: "js-sdsl find(Map.get(member)).index",
+          ratio: ratio(r.rank, "redstruct rank(member)", SDSL_BY_MEMBER),
+          goal: 1.5,
+        },
+        {
+          structure: "SortedSet",
+          operation: `at(i), 10^${exp}`,
+          versus: "functional-red-black-tree at(i)",
+          ratio: ratio(r.byRank, "redstruct at(i)", "functional-red-black-tree at(i)"),
+          goal: 1.2,
+        },
+        {
+          structure: "SortedSet",
+          operation: `score update of a present member, 10^${exp}`,
+          versus: "sorted-btree + member Map",
+          ratio: ratio(r.update, "redstruct add(member, newScore)", LIKE_FOR_LIKE),
+          goal: 1,
+        },
+        {
+          structure: "SortedSet",
+          operation: `retained bytes per member, 10^${exp} (${mem.get(OURS)!.toFixed(1)} B vs ${mem.get(LIKE_FOR_LIKE)!.toFixed(1)} B; ≥ 1.33 ⇔ ≤ 0.75×)`,
+          versus: "sorted-btree + member Map, bytes ÷ ours",
+          ratio: memRatio,
+          goal: 4 / 3,
+        },
+      ];
       markdown += `**Goals at n=${n}**\n\n${markdownTable(
-        ["goal", "measured ratio", "met"],
-        goals.map(([g, v]) => [g, `${v.toFixed(2)}×`, g.includes("≥ 1×") ? (v >= 1 ? "yes" : "no") : "—"]),
+        ["goal", "versus", "measured ratio", "met"],
+        goals.map((g) => [
+          `${g.operation} ≥ ${g.goal!.toFixed(2)}×`,
+          g.versus,
+          `${g.ratio.toFixed(2)}×`,
+          g.ratio >= g.goal! ? "yes" : "no",
+        ]),
       )}\n\n`;
-      if (n === sizes[sizes.length - 1]) {
-        const exp = Math.round(Math.log10(n));
-        headlines.push(
-          {
-            structure: "SortedSet",
-            operation: `insert, 10^${exp}`,
-            versus: "sorted-btree + member Map",
-            ratio: ratio(r.inserts, "redstruct SortedSet", LIKE_FOR_LIKE),
-            goal: 1,
-          },
-          {
-            structure: "SortedSet",
-            operation: `rangeByScore of 100, 10^${exp}`,
-            versus: "sorted-btree getRange",
-            ratio: ratio(r.scan, "redstruct rangeByScore", "sorted-btree getRange"),
-            goal: 1,
-          },
-          {
-            structure: "SortedSet",
-            operation: `rank(member), 10^${exp}`,
-            versus: "js-sdsl find(score).index",
-            ratio: ratio(r.rank, "redstruct rank(member)", "js-sdsl find(key).index"),
-            goal: 1,
-          },
-        );
-      }
+      if (n === 1_000_000) headlines.push(...goals);
       charts.push({ name: `insert-${n}`, spec: throughputChart(`inserts/s, n=${n}`, r.inserts) });
       charts.push({ name: `rank-${n}`, spec: throughputChart(`rank of a member, n=${n}`, r.rank) });
       charts.push({ name: `at-${n}`, spec: throughputChart(`by-rank access, n=${n}`, r.byRank) });
     }
+
+    const Before = await previousSortedSet(ctx);
+    const versusBefore = [];
+    if (Before !== undefined) {
+      markdown += "### Against the previous SortedSet (one entry per node)\n\n";
+      for (const n of [1_000, 10_000, 100_000]) {
+        ctx.log(`n = ${n}: against the previous SortedSet`);
+        const rows = await beforeRun(ctx, Before, inputs(n));
+        versusBefore.push({ n, rows });
+        markdown += `**n = ${n.toLocaleString("en-US")}** (ratio: this SortedSet ÷ the previous one)\n\n${markdownTable(
+          ["row", "ratio"],
+          rows.map((x) => [x.row, `${ratio(x.rows, OURS, BEFORE).toFixed(2)}×`]),
+        )}\n\n`;
+        const worst = rows.reduce(
+          (w, x) => {
+            const v = ratio(x.rows, OURS, BEFORE);
+            return v < w.v ? { v, row: x.row } : w;
+          },
+          { v: Number.POSITIVE_INFINITY, row: "" },
+        );
+        headlines.push({
+          structure: "SortedSet",
+          operation: `slowest of ${rows.length} rows (${worst.row}), 10^${Math.round(Math.log10(n))}`,
+          versus: "the previous SortedSet",
+          ratio: worst.v,
+          goal: 1,
+        });
+      }
+    }
+
+    ctx.log("small sets: one node against a sorted array with a Map");
+    const small = smallSets(ctx);
+    for (const s of small) {
+      markdown += `**${s.n}-member sets, built 20,000 times** (one node; bytes retained per member)\n\n${markdownTable(
+        ["implementation", "inserts/s", "ratio", "bytes/member"],
+        s.rows.map((x) => [x.name, formatOps(x.opsPerSec), `${x.ratio.toFixed(2)}×`, s.bytes.get(x.name)!.toFixed(1)]),
+      )}\n\n`;
+    }
+
     ctx.log("union of two 10^5-member sets");
     const union = await unionRun(ctx);
     markdown += `${throughputTable("union of two 10^5-member sets, half their members shared, scores summed (ops = unions)", union)}\n`;
@@ -640,8 +934,8 @@ const suite: Suite = {
       ratio: ratio(union, "redstruct SortedSet.union([a, b])", UNION_USER),
     });
     charts.push({ name: "union", spec: throughputChart("union of two 10^5-member sets", union) });
-    markdown += `Reproduce: \`npm run bench -- skiplist${ctx.full ? " --full" : ""}\` (checksum ${sink % 997}).\n`;
-    return { markdown, data: { sizes: results, union }, charts, headlines };
+    markdown += `Reproduce: \`SKIPLIST_BEFORE=/tmp/skiplist-before npm run bench -- skiplist${ctx.full ? " --full" : ""}\` (checksum ${sink % 997}).\n`;
+    return { markdown, data: { sizes: results, versusBefore, small, union }, charts, headlines };
   },
 };
 

@@ -75,9 +75,11 @@ export const MAX_SIZE = 2 ** 26;
  */
 export const EAGER_CAPACITY = 2 ** 16;
 /** Entries per node, B (chosen by measurement: docs/skiplist.md). */
-export const NODE_SIZE = 32;
+export const NODE_SIZE = 128;
 /** log2(1/p) for the node levels: p = 1/4 (chosen by measurement: docs/skiplist.md). */
 export const LEVEL_BITS = 2;
+/** Overflow policy (chosen by measurement: docs/skiplist.md). */
+export const POLICY = 3;
 
 const HEADER = 0;
 const NIL = 0;
@@ -89,15 +91,12 @@ const LINKS = 6;
 const HEADER_WORDS = LINKS + 2 * MAX_LEVEL;
 /** Size classes of tower blocks: levels 1, 2, 3 and ≥ 4. */
 const CLASSES = 4;
-/** Largest tower page, in words (64 KiB); smaller lists take pages of 1/16 of the words in use. */
+/** Largest tower page, in words (64 KiB); smaller lists take pages of 1/16 of the words in use (≥ 16). */
 const MAX_PAGE = 16384;
 /** Entry positions per chunk of the entry arrays. */
 const CHUNK_BITS = 14;
 const CHUNK = 1 << CHUNK_BITS;
 const CHUNK_MASK = CHUNK - 1;
-/** Member strings per array of `members`. */
-const MEMBER_BITS = 16;
-const MEMBER_MASK = (1 << MEMBER_BITS) - 1;
 /** mulberry32's state advances by this constant per draw (a Weyl sequence). */
 const WEYL = 0x6d2b79f5;
 
@@ -107,7 +106,18 @@ export interface Layout {
   nodeSize: number;
   /** Node levels use p = 2^−levelBits: 1..8. */
   levelBits: number;
+  /** Overflow policy (see ZSkipList.makeRoom): 0..3. */
+  policy?: number;
 }
+
+/**
+ * Scratch of every list's searches: the node at or before the target on each level, and its rank.
+ * Shared, since an operation never runs inside another, so that a small set does not carry them.
+ */
+const UPDATE = new Int32Array(MAX_LEVEL);
+const RANK_AT = new Int32Array(MAX_LEVEL);
+/** A placeholder for arrays a list allocates on first use. */
+const NONE = new Int32Array(0);
 
 export class ZSkipList {
   /** Number of entries. */
@@ -121,14 +131,13 @@ export class ZSkipList {
 
   t: Int32Array;
   tf: Float64Array;
-  /** Entry scores and slots, by position, in chunks of 2^14. */
+  /** Entry scores, slots and members, by position, in chunks of 2^14. */
   es: Float64Array[] = [];
   ek: Int32Array[] = [];
+  em: string[][] = [];
   /** Node owning each entry block. */
   blockNode: Int32Array;
-  /** Member strings by slot, in arrays of 2^16. */
-  members: string[][] = [[""]];
-  /** Position of each slot's entry: block exact, offset a hint. */
+  /** Position of each slot's entry: block exact, offset a hint. Slot 0 is never used. */
   slotPos: Int32Array;
   /**
    * Set by the countBelow* descents: the position of the first entry at or past the bound and of
@@ -143,8 +152,9 @@ export class ZSkipList {
   readonly minFill: number;
   /** An underfull node merges into a neighbour when both fit in this many entries. */
   readonly mergeMax: number;
-  /** log2 of the entry block stride (B rounded up to a power of two). */
+  /** log2 of the entry block stride (B rounded up to a power of two), and the stride − 1. */
   readonly logS: number;
+  readonly blockMask: number;
   readonly levelBits: number;
 
   /** Next unused tower word. */
@@ -154,15 +164,22 @@ export class ZSkipList {
   private readonly freeTower = new Int32Array(MAX_LEVEL + 1);
   /** Entry blocks handed out so far, and the stack of freed ones. */
   private blockTop = 0;
-  private freeBlocks: Int32Array<ArrayBuffer> = new Int32Array(16);
+  private freeBlocks: Int32Array<ArrayBuffer> = NONE;
   private freeBlockCount = 0;
   /** Next unused slot, and the stack of freed ones. */
   private slotTop = 1;
-  private freeSlots: Int32Array<ArrayBuffer> = new Int32Array(16);
+  private freeSlots: Int32Array<ArrayBuffer> = NONE;
   private freeSlotCount = 0;
-  /** Scratch for searches: the node at or before the target at each level, and its rank. */
-  private readonly update = new Int32Array(MAX_LEVEL);
-  private readonly rankAt = new Int32Array(MAX_LEVEL);
+  /** Where {@link makeRoom} put the room: node and offset. */
+  private roomNode = NIL;
+  private roomAt = 0;
+  /**
+   * Overflow policy: 0 split in half; 1 shift into the next node first; 2 also split two full nodes
+   * into three; 3 also shift into the previous node before that.
+   */
+  private readonly policy: number;
+  private readonly update = UPDATE;
+  private readonly rankAt = RANK_AT;
   private random: () => number;
   private seed: number;
   private draws = 0;
@@ -177,24 +194,32 @@ export class ZSkipList {
   constructor(seed: number, capacity = 16, layout: Layout = { nodeSize: NODE_SIZE, levelBits: LEVEL_BITS }) {
     const b = layout.nodeSize;
     this.nodeSize = b;
-    this.minFill = Math.max(1, b >> 2);
-    this.mergeMax = b - (b >> 2);
+    // From B = 8 on, interior nodes keep B/4 entries and merges stop at 3B/4, leaving a gap so that
+    // alternating inserts and deletes at one boundary do not split and merge over and over. Tiny
+    // nodes (the tests') keep half, merging up to B: the bound a split into two still meets.
+    this.minFill = b < 8 ? (b + 1) >> 1 : b >> 2;
+    this.mergeMax = b < 8 ? b : b - (b >> 2);
     this.logS = 32 - Math.clz32(b - 1);
+    this.blockMask = (1 << this.logS) - 1;
     this.levelBits = layout.levelBits;
+    this.policy = layout.policy ?? POLICY;
     this.levelUsed = Math.floor(32 / this.levelBits) * this.levelBits;
     this.levelLow = this.levelUsed === 32 ? 0 : (1 << (32 - this.levelUsed)) - 1;
     this.seed = seed >>> 0;
     this.random = mulberry32(this.seed);
-    const want = Math.max(16, Math.min(capacity, EAGER_CAPACITY));
-    const nodes = Math.ceil(want / Math.max(1, b >> 1)) + 1;
-    this.initialWords = HEADER_WORDS + CLASSES * 64 + 12 * nodes;
-    this.initialPositions = Math.min(CHUNK, 2 ** Math.ceil(Math.log2(Math.max(nodes << this.logS, 16))));
-    this.initialSlots = want + 1;
+    // Room for `capacity` entries (at most EAGER_CAPACITY): a small set starts with a few hundred
+    // bytes, its first block as long as its first entries need.
+    const want = Math.min(capacity, EAGER_CAPACITY);
+    const nodes = want <= b ? 1 : Math.ceil(want / Math.max(1, b >> 1));
+    this.initialWords = HEADER_WORDS + 16 + 12 * (nodes - 1);
+    this.initialPositions =
+      want <= b ? Math.max(8, want) : Math.min(CHUNK, 2 ** Math.ceil(Math.log2(nodes << this.logS)));
+    this.initialSlots = Math.max(8, want + 1);
     const buf = new ArrayBuffer(this.initialWords * 4);
     this.t = new Int32Array(buf);
     this.tf = new Float64Array(buf);
     this.t[META] = MAX_LEVEL;
-    this.blockNode = new Int32Array(16);
+    this.blockNode = new Int32Array(4);
     this.slotPos = new Int32Array(this.initialSlots);
   }
 
@@ -204,6 +229,13 @@ export class ZSkipList {
   randomUint32(): number {
     this.draws++;
     return this.random();
+  }
+
+  /** Restarts the generator from `state` (a {@link generatorState}): the draws continue from there. */
+  resetGenerator(state: number): void {
+    this.seed = state >>> 0;
+    this.draws = 0;
+    this.random = mulberry32(this.seed);
   }
 
   /** The seed from which mulberry32 continues exactly where this list's generator stands. */
@@ -242,7 +274,8 @@ export class ZSkipList {
       x = this.pageNext[c]!;
       if (x + words > this.pageEnd[c]!) {
         // A new page for this class, sized in proportion to the list (small sets stay small).
-        const page = Math.max(64, Math.min(MAX_PAGE, (this.top >> 4) & ~1)); // even: blocks stay 8-byte aligned
+        // Even: blocks stay 8-byte aligned; never smaller than the block (a tall node's is 70 words).
+        const page = Math.max(words, 16, Math.min(MAX_PAGE, (this.top >> 4) & ~1));
         x = this.top;
         if (x + page > this.t.length) this.growTowers(x + page); // may throw: nothing is changed yet
         this.top = x + page;
@@ -254,7 +287,9 @@ export class ZSkipList {
   }
 
   private growTowers(minWords: number): void {
-    const words = Math.max(minWords, this.t.length * 2);
+    // Doubling while small; by a quarter beyond 1 MiB, so the slack stays small.
+    const n = this.t.length;
+    const words = Math.max(minWords, n < 1 << 18 ? n * 2 : n + (n >> 2));
     const t = new Int32Array(this.allocBuffer(words * 4));
     t.set(this.t);
     this.t = t;
@@ -279,19 +314,15 @@ export class ZSkipList {
     const end = base + (1 << this.logS);
     const c = base >>> CHUNK_BITS;
     if (c === this.es.length) {
-      // Chunk 0 starts small and doubles (a small set stays small); later chunks are whole.
-      const size = c === 0 ? Math.max(this.initialPositions, end) : CHUNK;
+      // Chunk 0 starts small and doubles (a set of one node grows it entry by entry, see room());
+      // later chunks are whole.
+      const size = c === 0 ? this.initialPositions : CHUNK;
       this.es.push(new Float64Array(this.allocBuffer(size * 8)));
       this.ek.push(new Int32Array(this.allocBuffer(size * 4)));
-    } else if (c === 0 && end > this.es[0]!.length) {
-      const size = Math.min(CHUNK, Math.max(end, this.es[0]!.length * 2));
-      const s = new Float64Array(this.allocBuffer(size * 8));
-      const e = new Int32Array(this.allocBuffer(size * 4));
-      s.set(this.es[0]!);
-      e.set(this.ek[0]!);
-      this.es[0] = s;
-      this.ek[0] = e;
+      this.em.push(strings(size));
     }
+    // A second block: chunk 0 now holds whole blocks only.
+    if (c === 0 && k > 0) this.room(0, end);
     if (k === this.blockNode.length) {
       const b = new Int32Array(k * 2);
       b.set(this.blockNode);
@@ -299,6 +330,26 @@ export class ZSkipList {
     }
     this.blockTop = k + 1;
     return base;
+  }
+
+  /**
+   * Makes chunk c hold positions up to `end` (only chunk 0, while the set is one short block, can be
+   * shorter than a chunk): doubles it, up to a whole chunk.
+   */
+  private room(c: number, end: number): void {
+    const old = this.es[c]!;
+    if (end <= old.length) return;
+    const size = Math.min(CHUNK, Math.max(end, old.length * 2));
+    const s = new Float64Array(this.allocBuffer(size * 8));
+    const e = new Int32Array(this.allocBuffer(size * 4));
+    const m = strings(size);
+    s.set(old);
+    e.set(this.ek[c]!);
+    const om = this.em[c]!;
+    for (let i = 0; i < om.length; i++) m[i] = om[i]!;
+    this.es[c] = s;
+    this.ek[c] = e;
+    this.em[c] = m;
   }
 
   /** A node of `level` with an empty entry block. May throw when memory runs out; nothing is changed then. */
@@ -325,29 +376,20 @@ export class ZSkipList {
     this.freeTower[level] = x;
   }
 
-  /** A slot for `member`. */
-  private allocSlot(member: string): number {
-    let slot: number;
-    if (this.freeSlotCount > 0) {
-      slot = this.freeSlots[--this.freeSlotCount]!;
-      this.members[slot >>> MEMBER_BITS]![slot & MEMBER_MASK] = member;
-      return slot;
-    }
-    slot = this.slotTop++;
+  /** A slot: a member's identity in the index, stable while entries move between nodes. */
+  private allocSlot(): number {
+    if (this.freeSlotCount > 0) return this.freeSlots[--this.freeSlotCount]!;
+    const slot = this.slotTop++;
     if (slot === this.slotPos.length) {
       const n = this.slotPos.length;
       const p = new Int32Array(this.allocBuffer(4 * (n < 65536 ? n * 2 : n + (n >> 2))));
       p.set(this.slotPos);
       this.slotPos = p;
     }
-    const c = slot >>> MEMBER_BITS;
-    if (c === this.members.length) this.members.push([]);
-    this.members[c]!.push(member);
     return slot;
   }
 
   private freeSlot(slot: number): void {
-    this.members[slot >>> MEMBER_BITS]![slot & MEMBER_MASK] = ""; // let the string be collected
     if (this.freeSlotCount === this.freeSlots.length) this.freeSlots = grown(this.freeSlots);
     this.freeSlots[this.freeSlotCount++] = slot;
   }
@@ -368,22 +410,23 @@ export class ZSkipList {
     return this.index.get(member) ?? 0;
   }
 
-  /** Member of a slot. */
-  memberOf(slot: number): string {
-    return this.members[slot >>> MEMBER_BITS]![slot & MEMBER_MASK]!;
-  }
-
   /** Position of a live slot's entry: the hint when it holds, else a scan of the hint's block (repairing it). */
   locate(slot: number): number {
     const p = this.slotPos[slot]!;
     const ek = this.ek[p >>> CHUNK_BITS]!;
-    if (ek[p & CHUNK_MASK] === slot) return p;
-    const base = p & ~((1 << this.logS) - 1);
-    const lb = base & CHUNK_MASK;
-    const end = lb + (1 << this.logS);
-    let i = lb;
-    while (ek[i] !== slot && i < end) i++;
-    const found = base + (i - lb);
+    const at = p & CHUNK_MASK;
+    if (ek[at] === slot) return p;
+    // Inserts before an entry move it right of its hint: scan from the hint to the block's end,
+    // then from its start.
+    const lb = at & ~((1 << this.logS) - 1);
+    const end = Math.min(lb + (1 << this.logS), ek.length);
+    let i = at + 1;
+    while (i < end && ek[i] !== slot) i++;
+    if (i === end) {
+      i = lb;
+      while (i < at && ek[i] !== slot) i++;
+    }
+    const found = p + (i - at);
     this.slotPos[slot] = found;
     return found;
   }
@@ -392,12 +435,13 @@ export class ZSkipList {
     return this.es[pos >>> CHUNK_BITS]![pos & CHUNK_MASK]!;
   }
 
+  /** Slot at a position (0 past a node's entries; undefined past a short chunk 0). */
   slotAt(pos: number): number {
     return this.ek[pos >>> CHUNK_BITS]![pos & CHUNK_MASK]!;
   }
 
   memberAt(pos: number): string {
-    return this.memberOf(this.slotAt(pos));
+    return this.em[pos >>> CHUNK_BITS]![pos & CHUNK_MASK]!;
   }
 
   /** The score of a live slot. */
@@ -467,7 +511,7 @@ export class ZSkipList {
   /** Member of node y's first entry. */
   private firstMember(y: number): string {
     const base = this.t[y + BASE]!;
-    return this.memberOf(this.ek[base >>> CHUNK_BITS]![base & CHUNK_MASK]!);
+    return this.em[base >>> CHUNK_BITS]![base & CHUNK_MASK]!;
   }
 
   /** Number of entries of node x sorting before (score, member) (binary search). */
@@ -475,14 +519,14 @@ export class ZSkipList {
     const t = this.t;
     const base = t[x + BASE]!;
     const es = this.es[base >>> CHUNK_BITS]!;
-    const ek = this.ek[base >>> CHUNK_BITS]!;
+    const em = this.em[base >>> CHUNK_BITS]!;
     const lb = base & CHUNK_MASK;
     let lo = 0;
     let hi = t[x + META]! >>> 6;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const s = es[lb + mid]!;
-      if (s < score || (s === score && compareMembers(this.memberOf(ek[lb + mid]!), member) < 0)) lo = mid + 1;
+      if (s < score || (s === score && compareMembers(em[lb + mid]!, member) < 0)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -548,9 +592,9 @@ export class ZSkipList {
 
   /** Inserts (score, member), which must not be present (the caller checks `index`). */
   insert(score: number, member: string): void {
-    const slot = this.allocSlot(member);
+    const slot = this.allocSlot();
     try {
-      this.insertSlot(score, slot);
+      this.insertSlot(score, slot, member);
     } catch (e) {
       this.freeSlot(slot);
       throw e;
@@ -558,9 +602,8 @@ export class ZSkipList {
     this.index.set(member, slot);
   }
 
-  /** Links an entry for `slot` (whose member is set) with `score`. O(log N + B). */
-  private insertSlot(score: number, slot: number): void {
-    const member = this.memberOf(slot);
+  /** Links an entry (score, member) with `slot`. O(log N + B). */
+  private insertSlot(score: number, slot: number, member: string): void {
     const { update, rankAt } = this;
     let x = this.descend(score, member);
     let j: number;
@@ -575,26 +618,81 @@ export class ZSkipList {
     } else {
       j = this.entriesBefore(x, score, member);
     }
-    const b = this.nodeSize;
-    if (this.t[x + META]! >>> 6 === b) {
-      // Full: an append past the last node or before the first starts a new node, else split in half.
-      const appends = j === b && this.t[x + LINKS] === NIL;
-      const prepends = j === 0 && this.t[x + BACK] === NIL;
-      const h = appends ? b : prepends ? 0 : b >> 1;
-      const y = this.splitAfter(x, h);
-      if (appends || (j > h && !prepends)) {
-        j -= h;
-        const ry = rankAt[0]! + h;
-        for (let i = 0; i < (this.t[y + META]! & 63); i++) {
-          update[i] = y;
-          rankAt[i] = ry;
-        }
-        x = y;
-      }
+    if (this.t[x + META]! >>> 6 === this.nodeSize) {
+      this.makeRoom(x, j);
+      x = this.roomNode;
+      j = this.roomAt;
     }
-    this.putEntry(x, j, score, slot);
+    this.putEntry(x, j, score, slot, member);
     this.addToPath(1);
     this.length++;
+  }
+
+  /**
+   * Makes room in full node x for an entry at offset j (`update`/`rankAt` holding x's path) and
+   * leaves in `roomNode`/`roomAt` (and `update`/`rankAt`) where it goes. An append past the last
+   * entry of the last node, or before the first of the first, starts a new node, so ordered loads
+   * fill nodes completely. Otherwise, by policy: entries shift into the next node when it has room
+   * (evening out the two), and two full nodes split into three; or x splits in half.
+   */
+  private makeRoom(x: number, j: number): void {
+    const { rankAt } = this;
+    const t = this.t;
+    const b = this.nodeSize;
+    const y = t[x + LINKS]!;
+    const appends = j === b && y === NIL;
+    const prepends = j === 0 && t[x + BACK] === NIL;
+    this.roomNode = x;
+    this.roomAt = j;
+    if (!appends && !prepends && y !== NIL && this.policy !== 0) {
+      const m = t[y + META]! >>> 6;
+      if (m < b - 1) {
+        const k = (b - m + 1) >> 1; // even out the free room of x and y; y keeps one at least
+        this.moveEntries(x, b - k, k, y, 0);
+        this.shiftStart(y, -k, x);
+        if (j > b - k) this.enter(y, j - (b - k), rankAt[0]! + b - k);
+        return;
+      }
+      if (this.policy === 3) {
+        const w = t[x + BACK]!;
+        const mw = w === NIL ? b : t[w + META]! >>> 6;
+        if (mw < b - 1) {
+          // Shift x's first entries into the previous node instead; x starts k entries later.
+          const k = (b - mw + 1) >> 1;
+          this.pathOf(w);
+          this.moveEntries(x, 0, k, w, mw);
+          this.shiftStart(x, k, w);
+          if (j < k) this.enter(w, mw + j, 0);
+          else this.enter(x, j - k, 0); // ranks are not needed past this point: no node is added
+          return;
+        }
+      }
+      const third = Math.floor(b / 3);
+      if (this.policy >= 2 && third >= 1 && 2 * third >= this.minFill && m - third >= this.minFill) {
+        // x and y (nearly) full: a new node z between them takes the last third of x and the first of y.
+        const z = this.splitAfter(x, b - third);
+        this.moveEntries(y, 0, third, z, third);
+        this.shiftStart(y, third, z);
+        if (j > b - third) this.enter(z, j - (b - third), rankAt[0]! + b - third);
+        return;
+      }
+    }
+    // Halves of the B + 1 entries, the new one included: x keeps ⌈(B+1)/2⌉.
+    const half = (b + 2) >> 1;
+    const h = appends ? b : prepends ? 0 : j < half ? half - 1 : half;
+    const z = this.splitAfter(x, h);
+    if (appends || (j >= half && !prepends)) this.enter(z, j - h, rankAt[0]! + h);
+  }
+
+  /** The entry goes to node y at offset j: y's path becomes `update` (y at its own levels, rank ry). */
+  private enter(y: number, j: number, ry: number): void {
+    const { update, rankAt } = this;
+    for (let i = 0; i < (this.t[y + META]! & 63); i++) {
+      update[i] = y;
+      rankAt[i] = ry;
+    }
+    this.roomNode = y;
+    this.roomAt = j;
   }
 
   /**
@@ -646,50 +744,49 @@ export class ZSkipList {
     const t = this.t;
     const xb = t[x + BASE]!;
     const yb = t[y + BASE]!;
-    const xs = this.es[xb >>> CHUNK_BITS]!;
-    const xk = this.ek[xb >>> CHUNK_BITS]!;
-    const ys = this.es[yb >>> CHUNK_BITS]!;
-    const yk = this.ek[yb >>> CHUNK_BITS]!;
-    const xl = xb & CHUNK_MASK;
-    const yl = yb & CHUNK_MASK;
     const xn = t[x + META]! >>> 6;
     const yn = t[y + META]! >>> 6;
-    if (at < yn) {
-      ys.copyWithin(yl + at + k, yl + at, yl + yn);
-      yk.copyWithin(yl + at + k, yl + at, yl + yn);
-    }
+    const yl = yb & CHUNK_MASK;
+    if (yl + yn + k > this.ek[yb >>> CHUNK_BITS]!.length) this.room(yb >>> CHUNK_BITS, yl + yn + k);
+    const xs = this.es[xb >>> CHUNK_BITS]!;
+    const xk = this.ek[xb >>> CHUNK_BITS]!;
+    const xm = this.em[xb >>> CHUNK_BITS]!;
+    const ys = this.es[yb >>> CHUNK_BITS]!;
+    const yk = this.ek[yb >>> CHUNK_BITS]!;
+    const ym = this.em[yb >>> CHUNK_BITS]!;
+    const xl = xb & CHUNK_MASK;
+    if (at < yn) shift(ys, yk, ym, yl + at, yl + yn, k);
     const pos = this.slotPos;
     for (let i = 0; i < k; i++) {
       const slot = xk[xl + from + i]!;
       ys[yl + at + i] = xs[xl + from + i]!;
       yk[yl + at + i] = slot;
+      ym[yl + at + i] = xm[xl + from + i]!;
       pos[slot] = yb + at + i;
     }
-    if (from + k < xn) {
-      xs.copyWithin(xl + from, xl + from + k, xl + xn);
-      xk.copyWithin(xl + from, xl + from + k, xl + xn);
-    }
-    xk.fill(0, xl + xn - k, xl + xn);
+    if (from + k < xn) shift(xs, xk, xm, xl + from + k, xl + xn, -k);
+    vacate(xk, xm, xl + xn - k, xl + xn);
     t[x + META]! -= k << 6;
     t[y + META]! += k << 6;
     if (from === 0 && xn > k) this.tf[x >> 1] = xs[xl]!;
     if (at === 0) this.tf[y >> 1] = ys[yl]!;
   }
 
-  /** Writes (score, slot) at offset j of node x (which has room), shifting the entries after it. */
-  private putEntry(x: number, j: number, score: number, slot: number): void {
+  /** Writes (score, slot, member) at offset j of node x (which has room), shifting the entries after it. */
+  private putEntry(x: number, j: number, score: number, slot: number, member: string): void {
     const t = this.t;
     const base = t[x + BASE]!;
-    const es = this.es[base >>> CHUNK_BITS]!;
-    const ek = this.ek[base >>> CHUNK_BITS]!;
+    const c = base >>> CHUNK_BITS;
     const lb = base & CHUNK_MASK;
     const n = t[x + META]! >>> 6;
-    if (j < n) {
-      es.copyWithin(lb + j + 1, lb + j, lb + n);
-      ek.copyWithin(lb + j + 1, lb + j, lb + n);
-    }
+    if (lb + n + 1 > this.ek[c]!.length) this.room(c, lb + n + 1);
+    const es = this.es[c]!;
+    const ek = this.ek[c]!;
+    const em = this.em[c]!;
+    if (j < n) shift(es, ek, em, lb + j, lb + n, 1);
     es[lb + j] = score;
     ek[lb + j] = slot;
+    em[lb + j] = member;
     this.slotPos[slot] = base + j;
     t[x + META]! += 1 << 6;
     if (j === 0) this.tf[x >> 1] = score;
@@ -701,12 +798,12 @@ export class ZSkipList {
     const base = t[x + BASE]!;
     const es = this.es[base >>> CHUNK_BITS]!;
     const ek = this.ek[base >>> CHUNK_BITS]!;
+    const em = this.em[base >>> CHUNK_BITS]!;
     const lb = base & CHUNK_MASK;
     const n = t[x + META]! >>> 6;
     const slot = ek[lb + j]!;
-    es.copyWithin(lb + j, lb + j + 1, lb + n);
-    ek.copyWithin(lb + j, lb + j + 1, lb + n);
-    ek[lb + n - 1] = 0;
+    shift(es, ek, em, lb + j + 1, lb + n, -1);
+    vacate(ek, em, lb + n - 1, lb + n);
     t[x + META]! -= 1 << 6;
     if (j === 0 && n > 1) this.tf[x >> 1] = es[lb]!;
     return slot;
@@ -714,8 +811,9 @@ export class ZSkipList {
 
   /** Deletes the member of a live slot. O(log N + B). */
   delete(slot: number): void {
-    const member = this.memberOf(slot);
-    this.removeAt(this.locate(slot));
+    const pos = this.locate(slot);
+    const member = this.memberAt(pos);
+    this.removeAt(pos);
     this.freeSlot(slot);
     this.forget(member);
   }
@@ -760,20 +858,22 @@ export class ZSkipList {
     } else {
       const k = (m - n) >> 1;
       this.moveEntries(w, m - k, k, x, 0);
-      this.shiftStart(x, -k); // x starts k entries earlier
+      this.shiftStart(x, -k, w); // x starts k entries earlier
     }
   }
 
   /**
-   * Node y's first entry moved d ranks (entries moved between y and the node before it): the links
-   * into y, from `update` (the path of the node before y), and y's own links change by ∓d.
+   * Node y's first entry moved d ranks (entries moved between y and `prev`, the node before it):
+   * the links into y — from `prev` at prev's levels, else from `update` (a path through prev) —
+   * change by d, and y's own links by −d.
    */
-  private shiftStart(y: number, d: number): void {
+  private shiftStart(y: number, d: number, prev: number): void {
     const { update } = this;
     const t = this.t;
     const level = t[y + META]! & 63;
+    const own = prev === HEADER ? 0 : t[prev + META]! & 63;
     for (let i = 0; i < level; i++) {
-      t[update[i]! + LINKS + 2 * i + 1]! += d;
+      t[(i < own ? prev : update[i]!) + LINKS + 2 * i + 1]! += d;
       t[y + LINKS + 2 * i + 1]! -= d;
     }
   }
@@ -829,7 +929,7 @@ export class ZSkipList {
     const x = this.blockNode[pos >>> this.logS]!;
     const t = this.t;
     const slot = this.slotAt(pos);
-    const member = this.memberOf(slot);
+    const member = this.memberAt(pos);
     const w = t[x + BACK]!;
     const y = t[x + LINKS]!;
     const n = t[x + META]! >>> 6;
@@ -839,11 +939,11 @@ export class ZSkipList {
       (y === NIL || !this.entryBefore(t[y + BASE]!, score, member))
     ) {
       this.takeEntry(x, pos - t[x + BASE]!);
-      this.putEntry(x, this.entriesBefore(x, score, member), score, slot);
+      this.putEntry(x, this.entriesBefore(x, score, member), score, slot, member);
       return;
     }
     this.removeAt(pos);
-    this.insertSlot(score, slot);
+    this.insertSlot(score, slot, member);
   }
 
   /** 0-based rank of the entry at `pos`: spans summed along the up links from its node. O(log N). */
@@ -958,13 +1058,13 @@ export class ZSkipList {
     }
     if (x === HEADER) return this.bound(x, 0, 0);
     const base = t[x + BASE]!;
-    const ek = this.ek[base >>> CHUNK_BITS]!;
+    const em = this.em[base >>> CHUNK_BITS]!;
     const lb = base & CHUNK_MASK;
     let lo = 1;
     let hi = t[x + META]! >>> 6;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const c = compareMembers(this.memberOf(ek[lb + mid]!), m);
+      const c = compareMembers(em[lb + mid]!, m);
       if (c < 0 || (c === 0 && inclusive)) lo = mid + 1;
       else hi = mid;
     }
@@ -1007,17 +1107,15 @@ export class ZSkipList {
       const base = t[cur + BASE]!;
       const es = this.es[base >>> CHUNK_BITS]!;
       const ek = this.ek[base >>> CHUNK_BITS]!;
+      const em = this.em[base >>> CHUNK_BITS]!;
       const lb = base & CHUNK_MASK;
       for (let p = lb + j; p < lb + j + k; p++) {
-        const slot = ek[p]!;
-        const member = this.memberOf(slot);
-        this.freeSlot(slot);
+        this.freeSlot(ek[p]!);
         this.length--;
-        this.forget(member);
+        this.forget(em[p]!);
       }
-      es.copyWithin(lb + j, lb + j + k, lb + n);
-      ek.copyWithin(lb + j, lb + j + k, lb + n);
-      ek.fill(0, lb + n - k, lb + n);
+      shift(es, ek, em, lb + j + k, lb + n, -k);
+      vacate(ek, em, lb + n - k, lb + n);
       t[cur + META]! -= k << 6;
       if (j === 0 && n > k) this.tf[cur >> 1] = es[lb]!;
       const level = t[cur + META]! & 63;
@@ -1048,15 +1146,15 @@ export class ZSkipList {
     while (k > 0) {
       const base = t[x + BASE]!;
       const es = this.es[base >>> CHUNK_BITS]!;
-      const ek = this.ek[base >>> CHUNK_BITS]!;
+      const em = this.em[base >>> CHUNK_BITS]!;
       const lb = base & CHUNK_MASK;
       if (reverse) {
-        for (; j >= 0 && k > 0; j--, k--) out.push([this.memberOf(ek[lb + j]!), es[lb + j]!]);
+        for (; j >= 0 && k > 0; j--, k--) out.push([em[lb + j]!, es[lb + j]!]);
         x = t[x + BACK]!;
         j = (t[x + META]! >>> 6) - 1;
       } else {
         const n = t[x + META]! >>> 6;
-        for (; j < n && k > 0; j++, k--) out.push([this.memberOf(ek[lb + j]!), es[lb + j]!]);
+        for (; j < n && k > 0; j++, k--) out.push([em[lb + j]!, es[lb + j]!]);
         x = t[x + LINKS]!;
         j = 0;
       }
@@ -1072,13 +1170,13 @@ export class ZSkipList {
     while (x !== NIL) {
       const base = t[x + BASE]!;
       const es = this.es[base >>> CHUNK_BITS]!;
-      const ek = this.ek[base >>> CHUNK_BITS]!;
+      const em = this.em[base >>> CHUNK_BITS]!;
       const lb = base & CHUNK_MASK;
       const n = t[x + META]! >>> 6;
       for (; j < n; j++) {
         const s = es[lb + j]!;
         if ((exclusive ? s >= max : s > max) || out.length >= limit) return;
-        out.push([this.memberOf(ek[lb + j]!), s]);
+        out.push([em[lb + j]!, s]);
       }
       x = t[x + LINKS]!;
       j = 0;
@@ -1094,12 +1192,12 @@ export class ZSkipList {
     while (x !== NIL) {
       const base = t[x + BASE]!;
       const es = this.es[base >>> CHUNK_BITS]!;
-      const ek = this.ek[base >>> CHUNK_BITS]!;
+      const em = this.em[base >>> CHUNK_BITS]!;
       const lb = base & CHUNK_MASK;
       for (; j >= 0; j--) {
         const s = es[lb + j]!;
         if ((exclusive ? s <= min : s < min) || out.length >= limit) return;
-        out.push([this.memberOf(ek[lb + j]!), s]);
+        out.push([em[lb + j]!, s]);
       }
       x = t[x + BACK]!;
       j = (t[x + META]! >>> 6) - 1;
@@ -1129,7 +1227,7 @@ export class ZSkipList {
       rankAt[i] = 0;
     }
     if (count + 1 > this.slotPos.length) this.slotPos = new Int32Array(this.allocBuffer(4 * (count + 1)));
-    for (let j = 0; j < count; j++) this.allocSlot(members[j]!);
+    this.slotTop = count + 1;
     const b = this.nodeSize;
     const fill = b - (b >> 3);
     const nodes = Math.ceil(count / fill);
@@ -1145,13 +1243,16 @@ export class ZSkipList {
       const x = this.newNode(level);
       const t = this.t;
       const base = t[x + BASE]!;
+      const lb = base & CHUNK_MASK;
+      if (lb + n > this.ek[base >>> CHUNK_BITS]!.length) this.room(base >>> CHUNK_BITS, lb + n);
       const es = this.es[base >>> CHUNK_BITS]!;
       const ek = this.ek[base >>> CHUNK_BITS]!;
-      const lb = base & CHUNK_MASK;
+      const em = this.em[base >>> CHUNK_BITS]!;
       for (let e = 0; e < n; e++, k++) {
         const j = order === null ? k : order[k]!;
         es[lb + e] = scores[j]!;
         ek[lb + e] = j + 1;
+        em[lb + e] = members[j]!;
         this.slotPos[j + 1] = base + e;
       }
       t[x + META]! += n << 6;
@@ -1187,17 +1288,17 @@ export class ZSkipList {
    */
   clear(): void {
     this.index.clear();
-    this.members = [[""]];
     const buf = new ArrayBuffer(this.initialWords * 4);
     this.t = new Int32Array(buf);
     this.tf = new Float64Array(buf);
     this.t[META] = MAX_LEVEL;
     this.es = [];
     this.ek = [];
-    this.blockNode = new Int32Array(16);
+    this.em = [];
+    this.blockNode = new Int32Array(4);
     this.slotPos = new Int32Array(this.initialSlots);
-    this.freeSlots = new Int32Array(16);
-    this.freeBlocks = new Int32Array(16);
+    this.freeSlots = NONE;
+    this.freeBlocks = NONE;
     this.freeTower.fill(0);
     this.pageNext.fill(0);
     this.pageEnd.fill(0);
@@ -1213,7 +1314,8 @@ export class ZSkipList {
 
   /** An independent copy: the same entries in the same layout, the generator at the same state. */
   clone(): ZSkipList {
-    const c = new ZSkipList(this.generatorState(), 0, { nodeSize: this.nodeSize, levelBits: this.levelBits });
+    const layout = { nodeSize: this.nodeSize, levelBits: this.levelBits, policy: this.policy };
+    const c = new ZSkipList(this.generatorState(), 0, layout);
     c.length = this.length;
     c.level = this.level;
     c.tail = this.tail;
@@ -1222,8 +1324,8 @@ export class ZSkipList {
     c.tf = new Float64Array(c.t.buffer);
     c.es = this.es.map((a) => a.slice());
     c.ek = this.ek.map((a) => a.slice());
+    c.em = this.em.map((a) => a.slice());
     c.blockNode = this.blockNode.slice();
-    c.members = this.members.map((a) => a.slice());
     c.slotPos = this.slotPos.slice();
     c.top = this.top;
     c.pageNext.set(this.pageNext);
@@ -1238,7 +1340,7 @@ export class ZSkipList {
     return c;
   }
 
-  /** Bytes held by the typed arrays (not the member strings, their arrays or the index). */
+  /** Bytes held by the typed arrays (not the member strings, the arrays referencing them or the index). */
   byteLength(): number {
     let bytes = this.t.byteLength + this.blockNode.byteLength + this.slotPos.byteLength;
     bytes += this.freeSlots.byteLength + this.freeBlocks.byteLength;
@@ -1279,15 +1381,17 @@ export class ZSkipList {
         fail(`block of node ${x} owned by ${this.blockNode[base >>> this.logS]}`);
       if (!Object.is(this.tf[x >> 1], this.scoreAt(base)))
         fail(`node ${x} first score ${this.tf[x >> 1]} ≠ ${this.scoreAt(base)}`);
-      for (let j = 0; j < 1 << this.logS; j++) {
+      const held = this.ek[base >>> CHUNK_BITS]!.length - (base & CHUNK_MASK); // chunk 0 may end inside block 0
+      if (held < n) fail(`node ${x}'s block holds ${held} positions, it has ${n} entries`);
+      for (let j = 0; j < Math.min(1 << this.logS, held); j++) {
         const pos = base + j;
         const slot = this.slotAt(pos);
+        const member = this.memberAt(pos);
         if (j >= n) {
-          if (slot !== 0) fail(`unused position ${pos} holds slot ${slot}`);
+          if (slot !== 0 || member !== "") fail(`unused position ${pos} holds slot ${slot} or a member`);
           continue;
         }
         const score = this.scoreAt(pos);
-        const member = this.memberOf(slot);
         if (slot < 1 || slot >= this.slotTop || seenSlots.has(slot)) fail(`position ${pos} holds slot ${slot}`);
         seenSlots.add(slot);
         if (Number.isNaN(score)) fail(`NaN score at position ${pos}`);
@@ -1307,13 +1411,14 @@ export class ZSkipList {
     if (live !== this.length) fail(`index maps ${live} members to slots, length is ${this.length}`);
     if (this.index.size - this.length > Math.max(64, this.length)) fail("tombstones were not purged");
     if (this.slotTop - 1 - this.freeSlotCount !== this.length) fail("slots in use ≠ length");
-    for (let i = 0; i < this.freeSlotCount; i++)
-      if (this.memberOf(this.freeSlots[i]!) !== "") fail("free slot keeps its member");
+    for (let i = 0; i < this.freeSlotCount; i++) if (seenSlots.has(this.freeSlots[i]!)) fail("a free slot is in use");
     if (this.blockTop - this.freeBlockCount !== rankOfNode.size) fail("entry blocks in use ≠ nodes");
     for (let i = 0; i < this.freeBlockCount; i++) {
       const base = this.freeBlocks[i]! << this.logS;
       if (this.blockNode[this.freeBlocks[i]!] !== NIL) fail(`free block ${this.freeBlocks[i]} has an owner`);
-      for (let j = 0; j < 1 << this.logS; j++) if (this.slotAt(base + j) !== 0) fail(`free block ${base} holds a slot`);
+      const held = Math.min(1 << this.logS, this.ek[base >>> CHUNK_BITS]!.length - (base & CHUNK_MASK));
+      for (let j = 0; j < held; j++)
+        if (this.slotAt(base + j) !== 0 || this.memberAt(base + j) !== "") fail(`free block ${base} holds an entry`);
     }
     // Every level: targets are live and tall enough, spans equal rank differences.
     let linked = 0;
@@ -1343,9 +1448,30 @@ export class ZSkipList {
   }
 }
 
-/** A copy of `a` with twice the room. */
+/** `size` empty member references (a packed array: reads need no hole check). */
+function strings(size: number): string[] {
+  const a: string[] = [];
+  for (let i = 0; i < size; i++) a.push("");
+  return a;
+}
+
+/** Moves the entries at [from, to) of one block's arrays by d positions (either way, overlaps allowed). */
+function shift(es: Float64Array, ek: Int32Array, em: string[], from: number, to: number, d: number): void {
+  es.copyWithin(from + d, from, to);
+  ek.copyWithin(from + d, from, to);
+  if (d > 0) for (let i = to - 1; i >= from; i--) em[i + d] = em[i]!;
+  else for (let i = from; i < to; i++) em[i + d] = em[i]!;
+}
+
+/** Clears positions [from, to): slot 0, and no member reference (so the string can be collected). */
+function vacate(ek: Int32Array, em: string[], from: number, to: number): void {
+  ek.fill(0, from, to);
+  for (let i = from; i < to; i++) em[i] = "";
+}
+
+/** A copy of `a` with twice the room (at least 16). */
 function grown(a: Int32Array): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(a.length * 2);
+  const b = new Int32Array(Math.max(16, a.length * 2));
   b.set(a);
   return b;
 }

@@ -64,9 +64,10 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     if (this.rest === null) {
       const slot = this.slot;
       if (slot !== 0) {
-        const p = this.here();
+        const p = list.slotAt(this.hint) === slot ? this.hint : list.locate(slot);
+        const value = this.make(list.memberAt(p), list.scoreAt(p));
         this.step(p);
-        return { value: this.make(list.memberOf(slot), list.scoreAt(p)), done: false };
+        return { value, done: false };
       }
     } else {
       const rest = this.rest;
@@ -97,10 +98,17 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     return list.slotAt(this.hint) === this.slot ? this.hint : list.locate(this.slot);
   }
 
-  /** Moves to the entry after (before, in reverse) position p. */
+  /**
+   * Moves to the entry after (before, in reverse) position p, which was just read: inside p's
+   * block the neighbour is the next position when that holds an entry (positions past a node's
+   * entries hold slot 0); across blocks it takes the list's walk.
+   */
   private step(p: number): void {
     const list = this.list;
-    const q = this.reverse ? list.prevPos(p) : list.nextPos(p);
+    const mask = list.blockMask;
+    let q: number;
+    if (this.reverse) q = (p & mask) !== 0 ? p - 1 : list.prevPos(p);
+    else q = ((p + 1) & mask) !== 0 && list.slotAt(p + 1) > 0 ? p + 1 : list.nextPos(p);
     this.hint = q;
     this.slot = q < 0 ? 0 : list.slotAt(q);
   }

@@ -215,15 +215,14 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     this.#list = new ZSkipList(seed, capacity);
   }
 
-  /** The skiplist of a set built by the constructor, or a TypeError naming `param`. */
-  static #of(zs: unknown, param: string): ZSkipList {
+  /**
+   * The skiplist of a set built by the constructor, or a TypeError naming `param` (an object that
+   * only borrowed the prototype has no state; reading it would be the engine's "Cannot read private
+   * member"). Every public method reaches its state through here.
+   */
+  static #of(zs: unknown, param = "this"): ZSkipList {
     if (zs === null || typeof zs !== "object" || !(#list in zs)) throw unbuilt(param);
     return (zs as SortedSet).#list;
-  }
-
-  /** The skiplist of `this`, checked (a method called on an object that only borrowed the prototype). */
-  get #l(): ZSkipList {
-    return SortedSet.#of(this, "this");
   }
 
   /**
@@ -381,7 +380,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * is Redis's internal encoding).
    */
   toBytes(): Uint8Array {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     const n = list.length;
     const members = new Array<string>(n);
     const scores = new Float64Array(n);
@@ -405,6 +404,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     const { state, members, scores } = readSortedSet(bytes, WHERE);
     const zs = new SortedSet({ seed: state, capacity: members.length });
     zs.#list.loadSorted(members, scores, null, members.length);
+    zs.#list.resetGenerator(state); // loading drew levels: continue from the original's state
     if (zs.#list.index.size !== members.length) {
       const seen = new Set<string>();
       const dup = members.find((m) => seen.size === seen.add(m).size);
@@ -416,7 +416,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   /** An independent copy: the same entries, and a generator at the same state (the same future draws). O(n). */
   clone(): SortedSet {
     const zs = new SortedSet({ seed: 0, capacity: 0 });
-    zs.#list = this.#l.clone();
+    zs.#list = SortedSet.#of(this).clone();
     return zs;
   }
 
@@ -434,7 +434,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
 
   /** Number of members (ZCARD). O(1). */
   get size(): number {
-    return this.#l.length;
+    return SortedSet.#of(this).length;
   }
 
   /**
@@ -444,7 +444,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws RangeError for a NaN score or an incompatible flag combination (NX+XX, GT+LT, GT/LT+NX).
    */
   add(member: string, score: number, options?: AddOptions): boolean {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     checkMember(member);
     checkScore("score", score);
     let nx = false;
@@ -500,7 +500,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   incrBy(member: string, delta: number): number;
   incrBy(member: string, delta: number, options: IncrByOptions): number | undefined;
   incrBy(member: string, delta: number, options?: IncrByOptions): number | undefined {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     checkMember(member);
     checkScore("delta", delta);
     let nx = false;
@@ -533,7 +533,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
 
   /** Deletes `member` (ZREM). Returns true when it was present. O(log n). */
   delete(member: string): boolean {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     checkMember(member);
     const slot = list.find(member);
     if (slot === 0) return false;
@@ -544,7 +544,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
 
   /** True when `member` is in the set. O(1). No Redis command (ZSCORE ≠ nil). */
   has(member: string): boolean {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     checkMember(member);
     return list.find(member) !== 0;
   }
@@ -556,7 +556,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    *   of them is not a string.
    */
   scores(members: Iterable<string>): (number | undefined)[] {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     checkIterable(WHERE, "members", members);
     const out: (number | undefined)[] = [];
     for (const member of members) {
@@ -581,7 +581,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   randomMembers(count: number, options: RandomMembersOptions & { withScores: true }): SortedSetEntry[];
   randomMembers(count: number, options?: RandomMembersOptions): string[] | SortedSetEntry[];
   randomMembers(count: number, options?: RandomMembersOptions): string[] | SortedSetEntry[] {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     checkInteger(WHERE, "count", count, -MAX_DRAWS, Number.MAX_SAFE_INTEGER);
     const o = checkOptions(WHERE, options, ["withScores"]);
     const withScores = checkFlag(WHERE, "withScores", o.withScores, false);
@@ -618,7 +618,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
 
   /** The member's score, or undefined when absent (ZSCORE). O(1). */
   score(member: string): number | undefined {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     checkMember(member);
     const slot = list.find(member);
     return slot === 0 ? undefined : list.scoreOf(slot);
@@ -629,7 +629,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * (ZREVRANK); undefined when absent. O(log n).
    */
   rank(member: string, options?: ReverseOption): number | undefined {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     checkMember(member);
     const reverse = options === undefined ? false : reverseOf(options);
     const slot = list.find(member);
@@ -643,7 +643,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * range — `ZRANGE key i i` without the array. With `reverse`, rank 0 is the highest. O(log n).
    */
   at(index: number, options?: ReverseOption): SortedSetEntry | undefined {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     checkIndex("index", index);
     const reverse = options === undefined ? false : reverseOf(options);
     const n = list.length;
@@ -673,7 +673,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * (ZRANGE start stop, or ZRANGE … REV with `reverse`, where rank 0 is the highest). O(log n + k).
    */
   range(start: number, stop: number, options?: ReverseOption): SortedSetEntry[] {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     const [lo, hi] = this.#rankWindow(list, start, stop);
     const reverse = options === undefined ? false : reverseOf(options);
     if (lo > hi) return [];
@@ -751,7 +751,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws RangeError for NaN bounds or non-integer offset/count.
    */
   rangeByScore(min: number, max: number, options?: ScoreRangeOptions): SortedSetEntry[] {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     checkScore("min", min);
     checkScore("max", max);
     const o: ScoreRangeOptions = options === undefined ? {} : checkOptions(WHERE, options, SCORE_RANGE_KEYS);
@@ -787,7 +787,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws RangeError for a malformed bound.
    */
   rangeByLex(min: string, max: string, options?: LimitOptions): SortedSetEntry[] {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     const a = parseLexBound(WHERE, "min", min);
     const b = parseLexBound(WHERE, "max", max);
     const o: LimitOptions = options === undefined ? {} : checkOptions(WHERE, options, LIMIT_KEYS);
@@ -808,13 +808,15 @@ export class SortedSet implements Iterable<SortedSetEntry> {
 
   /** Number of entries with a score in the range (ZCOUNT). O(log n). */
   countByScore(min: number, max: number, options?: ScoreBoundOptions): number {
-    const [lo, end] = this.#scoreWindow(this.#l, min, max, options);
+    const list = SortedSet.#of(this);
+    const [lo, end] = this.#scoreWindow(list, min, max, options);
     return end - lo;
   }
 
   /** Number of entries between two lex bounds (ZLEXCOUNT). O(log n). */
   countByLex(min: string, max: string): number {
-    const [lo, end] = this.#lexWindow(this.#l, min, max);
+    const list = SortedSet.#of(this);
+    const [lo, end] = this.#lexWindow(list, min, max);
     return end - lo;
   }
 
@@ -827,28 +829,28 @@ export class SortedSet implements Iterable<SortedSetEntry> {
 
   /** Deletes ranks start..stop (negative from the end); returns the number deleted (ZREMRANGEBYRANK). O(log n + k). */
   deleteRangeByRank(start: number, stop: number): number {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     const [lo, hi] = this.#rankWindow(list, start, stop);
     return this.#removeWindow(list, lo, hi + 1);
   }
 
   /** Deletes the entries with a score in the range; returns how many (ZREMRANGEBYSCORE). O(log n + k). */
   deleteRangeByScore(min: number, max: number, options?: ScoreBoundOptions): number {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     const [lo, end] = this.#scoreWindow(list, min, max, options);
     return this.#removeWindow(list, lo, end);
   }
 
   /** Deletes the entries between two lex bounds; returns how many (ZREMRANGEBYLEX). O(log n + k). */
   deleteRangeByLex(min: string, max: string): number {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     const [lo, end] = this.#lexWindow(list, min, max);
     return this.#removeWindow(list, lo, end);
   }
 
   /** Removes and returns up to `count` lowest entries, lowest first (ZPOPMIN). O(log n + k). */
   popMin(count = 1): SortedSetEntry[] {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     checkInteger(WHERE, "count", count, 0, Number.MAX_SAFE_INTEGER);
     const k = Math.min(count, list.length);
     if (k === 0) return [];
@@ -859,7 +861,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
 
   /** Removes and returns up to `count` highest entries, highest first (ZPOPMAX). O(log n + k). */
   popMax(count = 1): SortedSetEntry[] {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     checkInteger(WHERE, "count", count, 0, Number.MAX_SAFE_INTEGER);
     const n = list.length;
     const k = Math.min(count, n);
@@ -874,7 +876,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * O(1) plus the garbage left to the collector.
    */
   clear(): void {
-    const list = this.#l;
+    const list = SortedSet.#of(this);
     if (this.#cursors.active) this.#cursors.endAll();
     list.clear();
   }
@@ -894,28 +896,31 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws TypeError for an unknown option or a non-boolean `reverse`.
    */
   entries(options?: ReverseOption): IterableIterator<SortedSetEntry> {
-    return this.#iterate(0, options);
+    const list = SortedSet.#of(this);
+    return this.#iterate(list, 0, options);
   }
 
   /** Members in order (highest first with `reverse`); changes during iteration as in {@link entries}. */
   keys(options?: ReverseOption): IterableIterator<string> {
-    return this.#iterate(1, options);
+    const list = SortedSet.#of(this);
+    return this.#iterate(list, 1, options);
   }
 
   /** Scores in order (highest first with `reverse`); changes during iteration as in {@link entries}. */
   values(options?: ReverseOption): IterableIterator<number> {
-    return this.#iterate(2, options);
+    const list = SortedSet.#of(this);
+    return this.#iterate(list, 2, options);
   }
 
-  #iterate<T>(kind: IterKind, options: ReverseOption | undefined): IterableIterator<T> {
-    const list = this.#l;
+  #iterate<T>(list: ZSkipList, kind: IterKind, options: ReverseOption | undefined): IterableIterator<T> {
     const reverse = options === undefined ? false : reverseOf(options);
     return new SortedSetIterator<T>(list, this.#cursors, kind, reverse);
   }
 
   /** `[member, score]` lowest first; same as {@link entries}. */
   [Symbol.iterator](): IterableIterator<SortedSetEntry> {
-    return this.#iterate(0, undefined);
+    const list = SortedSet.#of(this);
+    return this.#iterate(list, 0, undefined);
   }
 
   /**
@@ -924,9 +929,9 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws TypeError when `fn` is not a function.
    */
   forEach(fn: (score: number, member: string, set: SortedSet) => void): void {
-    this.#l;
+    const list = SortedSet.#of(this);
     if (typeof fn !== "function") throw typeError(WHERE, "fn", fn, "a function");
-    const it = this.#iterate<SortedSetEntry>(0, undefined);
+    const it = this.#iterate<SortedSetEntry>(list, 0, undefined);
     for (let r = it.next(); r.done !== true; r = it.next()) fn(r.value[1], r.value[0], this);
   }
 
@@ -938,12 +943,12 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * level, slots, index). O(n + nodes · levels); for tests.
    */
   checkInvariants(): void {
-    this.#l.checkInvariants(WHERE);
+    SortedSet.#of(this).checkInvariants(WHERE);
   }
 
   /** Bytes held by the typed arrays (member strings, their arrays and the index Map excluded). */
   get byteLength(): number {
-    return this.#l.byteLength();
+    return SortedSet.#of(this).byteLength();
   }
 
   static {
