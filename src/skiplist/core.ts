@@ -93,10 +93,10 @@ const HEADER_WORDS = LINKS + 2 * MAX_LEVEL;
 const CLASSES = 4;
 /** Largest tower page, in words (64 KiB); smaller lists take pages of 1/16 of the words in use (≥ 16). */
 const MAX_PAGE = 16384;
-/** Entry positions per chunk of the entry arrays. */
-const CHUNK_BITS = 14;
-const CHUNK = 1 << CHUNK_BITS;
-const CHUNK_MASK = CHUNK - 1;
+/** Entry positions the arrays grow by doubling up to; beyond, by an eighth (little slack at 10^6). */
+const DOUBLING = 1 << 16;
+/** Empty member references copied at once when the member array grows. */
+const TEMPLATE = 1 << 12;
 /** mulberry32's state advances by this constant per draw (a Weyl sequence). */
 const WEYL = 0x6d2b79f5;
 
@@ -131,10 +131,10 @@ export class ZSkipList {
 
   t: Int32Array;
   tf: Float64Array;
-  /** Entry scores, slots and members, by position, in chunks of 2^14. */
-  es: Float64Array[] = [];
-  ek: Int32Array[] = [];
-  em: string[][] = [];
+  /** Entry scores, slots and member references, by position. */
+  es: Float64Array;
+  ek: Int32Array;
+  em: string[];
   /** Node owning each entry block. */
   blockNode: Int32Array;
   /** Position of each slot's entry: block exact, offset a hint. Slot 0 is never used. */
@@ -212,8 +212,7 @@ export class ZSkipList {
     const want = Math.min(capacity, EAGER_CAPACITY);
     const nodes = want <= b ? 1 : Math.ceil(want / Math.max(1, b >> 1));
     this.initialWords = HEADER_WORDS + 16 + 12 * (nodes - 1);
-    this.initialPositions =
-      want <= b ? Math.max(8, want) : Math.min(CHUNK, 2 ** Math.ceil(Math.log2(nodes << this.logS)));
+    this.initialPositions = want <= b ? Math.max(8, want) : 2 ** Math.ceil(Math.log2(nodes << this.logS));
     this.initialSlots = Math.max(8, want + 1);
     const buf = new ArrayBuffer(this.initialWords * 4);
     this.t = new Int32Array(buf);
@@ -221,6 +220,9 @@ export class ZSkipList {
     this.t[META] = MAX_LEVEL;
     this.blockNode = new Int32Array(4);
     this.slotPos = new Int32Array(this.initialSlots);
+    this.es = new Float64Array(this.allocBuffer(this.initialPositions * 8));
+    this.ek = new Int32Array(this.allocBuffer(this.initialPositions * 4));
+    this.em = strings(this.initialPositions);
   }
 
   // ---------------------------------------------------------------- random draws
@@ -311,18 +313,8 @@ export class ZSkipList {
     if (this.freeBlockCount > 0) return this.freeBlocks[--this.freeBlockCount]! << this.logS;
     const k = this.blockTop;
     const base = k << this.logS;
-    const end = base + (1 << this.logS);
-    const c = base >>> CHUNK_BITS;
-    if (c === this.es.length) {
-      // Chunk 0 starts small and doubles (a set of one node grows it entry by entry, see room());
-      // later chunks are whole.
-      const size = c === 0 ? this.initialPositions : CHUNK;
-      this.es.push(new Float64Array(this.allocBuffer(size * 8)));
-      this.ek.push(new Int32Array(this.allocBuffer(size * 4)));
-      this.em.push(strings(size));
-    }
-    // A second block: chunk 0 now holds whole blocks only.
-    if (c === 0 && k > 0) this.room(0, end);
+    // A second block: the arrays now hold whole blocks only (block 0 alone may be short, see room()).
+    if (k > 0) this.room(base + (1 << this.logS));
     if (k === this.blockNode.length) {
       const b = new Int32Array(k * 2);
       b.set(this.blockNode);
@@ -333,23 +325,24 @@ export class ZSkipList {
   }
 
   /**
-   * Makes chunk c hold positions up to `end` (only chunk 0, while the set is one short block, can be
-   * shorter than a chunk): doubles it, up to a whole chunk.
+   * Makes the entry arrays hold positions below `end`: doubling while small (a set of one node
+   * grows its block entry by entry), by an eighth beyond 2^16 positions, so the slack stays small.
+   * Nothing changes when the memory cannot be had.
    */
-  private room(c: number, end: number): void {
-    const old = this.es[c]!;
-    if (end <= old.length) return;
-    const size = Math.min(CHUNK, Math.max(end, old.length * 2));
+  private room(end: number): void {
+    const old = this.es.length;
+    if (end <= old) return;
+    const size = Math.max(end, old < DOUBLING ? old * 2 : old + (old >> 3));
     const s = new Float64Array(this.allocBuffer(size * 8));
     const e = new Int32Array(this.allocBuffer(size * 4));
-    const m = strings(size);
-    s.set(old);
-    e.set(this.ek[c]!);
-    const om = this.em[c]!;
-    for (let i = 0; i < om.length; i++) m[i] = om[i]!;
-    this.es[c] = s;
-    this.ek[c] = e;
-    this.em[c] = m;
+    const pieces: string[][] = [];
+    for (let k = size - old; k > 0; k -= TEMPLATE) pieces.push(strings(Math.min(k, TEMPLATE)));
+    const m = this.em.concat(...pieces);
+    s.set(this.es);
+    e.set(this.ek);
+    this.es = s;
+    this.ek = e;
+    this.em = m;
   }
 
   /** A node of `level` with an empty entry block. May throw when memory runs out; nothing is changed then. */
@@ -413,39 +406,39 @@ export class ZSkipList {
   /** Position of a live slot's entry: the hint when it holds, else a scan of the hint's block (repairing it). */
   locate(slot: number): number {
     const p = this.slotPos[slot]!;
-    const ek = this.ek[p >>> CHUNK_BITS]!;
-    const at = p & CHUNK_MASK;
-    if (ek[at] === slot) return p;
+    const ek = this.ek;
+    if (ek[p] === slot) return p;
     // Inserts before an entry move it right of its hint: scan from the hint to the block's end,
     // then from its start.
-    const lb = at & ~((1 << this.logS) - 1);
-    const end = Math.min(lb + (1 << this.logS), ek.length);
-    let i = at + 1;
+    const lb = p & ~this.blockMask;
+    const end = Math.min(lb + this.blockMask + 1, ek.length);
+    let i = p + 1;
     while (i < end && ek[i] !== slot) i++;
     if (i === end) {
       i = lb;
-      while (i < at && ek[i] !== slot) i++;
+      while (i < p && ek[i] !== slot) i++;
     }
-    const found = p + (i - at);
-    this.slotPos[slot] = found;
-    return found;
+    this.slotPos[slot] = i;
+    return i;
   }
 
   scoreAt(pos: number): number {
-    return this.es[pos >>> CHUNK_BITS]![pos & CHUNK_MASK]!;
+    return this.es[pos]!;
   }
 
   /** Slot at a position (0 past a node's entries; undefined past a short chunk 0). */
   slotAt(pos: number): number {
-    return this.ek[pos >>> CHUNK_BITS]![pos & CHUNK_MASK]!;
+    return this.ek[pos]!;
   }
 
   memberAt(pos: number): string {
-    return this.em[pos >>> CHUNK_BITS]![pos & CHUNK_MASK]!;
+    return this.em[pos]!;
   }
 
   /** The score of a live slot. */
   scoreOf(slot: number): number {
+    const p = this.slotPos[slot]!;
+    if (this.ek[p] === slot) return this.es[p]!;
     return this.scoreAt(this.locate(slot));
   }
 
@@ -511,16 +504,16 @@ export class ZSkipList {
   /** Member of node y's first entry. */
   private firstMember(y: number): string {
     const base = this.t[y + BASE]!;
-    return this.em[base >>> CHUNK_BITS]![base & CHUNK_MASK]!;
+    return this.em[base]!;
   }
 
   /** Number of entries of node x sorting before (score, member) (binary search). */
   private entriesBefore(x: number, score: number, member: string): number {
     const t = this.t;
     const base = t[x + BASE]!;
-    const es = this.es[base >>> CHUNK_BITS]!;
-    const em = this.em[base >>> CHUNK_BITS]!;
-    const lb = base & CHUNK_MASK;
+    const es = this.es;
+    const em = this.em;
+    const lb = base; // positions are global
     let lo = 0;
     let hi = t[x + META]! >>> 6;
     while (lo < hi) {
@@ -746,15 +739,15 @@ export class ZSkipList {
     const yb = t[y + BASE]!;
     const xn = t[x + META]! >>> 6;
     const yn = t[y + META]! >>> 6;
-    const yl = yb & CHUNK_MASK;
-    if (yl + yn + k > this.ek[yb >>> CHUNK_BITS]!.length) this.room(yb >>> CHUNK_BITS, yl + yn + k);
-    const xs = this.es[xb >>> CHUNK_BITS]!;
-    const xk = this.ek[xb >>> CHUNK_BITS]!;
-    const xm = this.em[xb >>> CHUNK_BITS]!;
-    const ys = this.es[yb >>> CHUNK_BITS]!;
-    const yk = this.ek[yb >>> CHUNK_BITS]!;
-    const ym = this.em[yb >>> CHUNK_BITS]!;
-    const xl = xb & CHUNK_MASK;
+    const yl = yb;
+    if (yl + yn + k > this.ek.length) this.room(yl + yn + k);
+    const xs = this.es;
+    const xk = this.ek;
+    const xm = this.em;
+    const ys = this.es;
+    const yk = this.ek;
+    const ym = this.em;
+    const xl = xb;
     if (at < yn) shift(ys, yk, ym, yl + at, yl + yn, k);
     const pos = this.slotPos;
     for (let i = 0; i < k; i++) {
@@ -776,13 +769,12 @@ export class ZSkipList {
   private putEntry(x: number, j: number, score: number, slot: number, member: string): void {
     const t = this.t;
     const base = t[x + BASE]!;
-    const c = base >>> CHUNK_BITS;
-    const lb = base & CHUNK_MASK;
+    const lb = base; // positions are global
     const n = t[x + META]! >>> 6;
-    if (lb + n + 1 > this.ek[c]!.length) this.room(c, lb + n + 1);
-    const es = this.es[c]!;
-    const ek = this.ek[c]!;
-    const em = this.em[c]!;
+    if (lb + n + 1 > this.ek.length) this.room(lb + n + 1);
+    const es = this.es;
+    const ek = this.ek;
+    const em = this.em;
     if (j < n) shift(es, ek, em, lb + j, lb + n, 1);
     es[lb + j] = score;
     ek[lb + j] = slot;
@@ -796,10 +788,10 @@ export class ZSkipList {
   private takeEntry(x: number, j: number): number {
     const t = this.t;
     const base = t[x + BASE]!;
-    const es = this.es[base >>> CHUNK_BITS]!;
-    const ek = this.ek[base >>> CHUNK_BITS]!;
-    const em = this.em[base >>> CHUNK_BITS]!;
-    const lb = base & CHUNK_MASK;
+    const es = this.es;
+    const ek = this.ek;
+    const em = this.em;
+    const lb = base; // positions are global
     const n = t[x + META]! >>> 6;
     const slot = ek[lb + j]!;
     shift(es, ek, em, lb + j + 1, lb + n, -1);
@@ -921,7 +913,7 @@ export class ZSkipList {
    */
   updateScore(pos: number, score: number): void {
     if (this.staysInPlace(pos, score)) {
-      this.es[pos >>> CHUNK_BITS]![pos & CHUNK_MASK] = score;
+      this.es[pos] = score;
       const x = this.blockNode[pos >>> this.logS]!;
       if (pos === this.t[x + BASE]) this.tf[x >> 1] = score;
       return;
@@ -1022,8 +1014,8 @@ export class ZSkipList {
     }
     if (x === HEADER) return this.bound(x, 0, 0);
     const base = t[x + BASE]!;
-    const es = this.es[base >>> CHUNK_BITS]!;
-    const lb = base & CHUNK_MASK;
+    const es = this.es;
+    const lb = base; // positions are global
     let lo = 1;
     let hi = t[x + META]! >>> 6;
     while (lo < hi) {
@@ -1058,8 +1050,8 @@ export class ZSkipList {
     }
     if (x === HEADER) return this.bound(x, 0, 0);
     const base = t[x + BASE]!;
-    const em = this.em[base >>> CHUNK_BITS]!;
-    const lb = base & CHUNK_MASK;
+    const em = this.em;
+    const lb = base; // positions are global
     let lo = 1;
     let hi = t[x + META]! >>> 6;
     while (lo < hi) {
@@ -1105,10 +1097,10 @@ export class ZSkipList {
       const n = t[cur + META]! >>> 6;
       const k = Math.min(n - j, remaining);
       const base = t[cur + BASE]!;
-      const es = this.es[base >>> CHUNK_BITS]!;
-      const ek = this.ek[base >>> CHUNK_BITS]!;
-      const em = this.em[base >>> CHUNK_BITS]!;
-      const lb = base & CHUNK_MASK;
+      const es = this.es;
+      const ek = this.ek;
+      const em = this.em;
+      const lb = base;
       for (let p = lb + j; p < lb + j + k; p++) {
         this.freeSlot(ek[p]!);
         this.length--;
@@ -1145,9 +1137,9 @@ export class ZSkipList {
     let j = pos - t[x + BASE]!;
     while (k > 0) {
       const base = t[x + BASE]!;
-      const es = this.es[base >>> CHUNK_BITS]!;
-      const em = this.em[base >>> CHUNK_BITS]!;
-      const lb = base & CHUNK_MASK;
+      const es = this.es;
+      const em = this.em;
+      const lb = base;
       if (reverse) {
         for (; j >= 0 && k > 0; j--, k--) out.push([em[lb + j]!, es[lb + j]!]);
         x = t[x + BACK]!;
@@ -1169,9 +1161,9 @@ export class ZSkipList {
     let j = pos - t[x + BASE]!;
     while (x !== NIL) {
       const base = t[x + BASE]!;
-      const es = this.es[base >>> CHUNK_BITS]!;
-      const em = this.em[base >>> CHUNK_BITS]!;
-      const lb = base & CHUNK_MASK;
+      const es = this.es;
+      const em = this.em;
+      const lb = base;
       const n = t[x + META]! >>> 6;
       for (; j < n; j++) {
         const s = es[lb + j]!;
@@ -1191,9 +1183,9 @@ export class ZSkipList {
     let j = pos - t[x + BASE]!;
     while (x !== NIL) {
       const base = t[x + BASE]!;
-      const es = this.es[base >>> CHUNK_BITS]!;
-      const em = this.em[base >>> CHUNK_BITS]!;
-      const lb = base & CHUNK_MASK;
+      const es = this.es;
+      const em = this.em;
+      const lb = base;
       for (; j >= 0; j--) {
         const s = es[lb + j]!;
         if ((exclusive ? s <= min : s < min) || out.length >= limit) return;
@@ -1243,11 +1235,11 @@ export class ZSkipList {
       const x = this.newNode(level);
       const t = this.t;
       const base = t[x + BASE]!;
-      const lb = base & CHUNK_MASK;
-      if (lb + n > this.ek[base >>> CHUNK_BITS]!.length) this.room(base >>> CHUNK_BITS, lb + n);
-      const es = this.es[base >>> CHUNK_BITS]!;
-      const ek = this.ek[base >>> CHUNK_BITS]!;
-      const em = this.em[base >>> CHUNK_BITS]!;
+      const lb = base;
+      if (lb + n > this.ek.length) this.room(lb + n);
+      const es = this.es;
+      const ek = this.ek;
+      const em = this.em;
       for (let e = 0; e < n; e++, k++) {
         const j = order === null ? k : order[k]!;
         es[lb + e] = scores[j]!;
@@ -1292,9 +1284,9 @@ export class ZSkipList {
     this.t = new Int32Array(buf);
     this.tf = new Float64Array(buf);
     this.t[META] = MAX_LEVEL;
-    this.es = [];
-    this.ek = [];
-    this.em = [];
+    this.es = new Float64Array(this.initialPositions);
+    this.ek = new Int32Array(this.initialPositions);
+    this.em = strings(this.initialPositions);
     this.blockNode = new Int32Array(4);
     this.slotPos = new Int32Array(this.initialSlots);
     this.freeSlots = NONE;
@@ -1322,9 +1314,9 @@ export class ZSkipList {
     c.index = new Map(this.index);
     c.t = this.t.slice();
     c.tf = new Float64Array(c.t.buffer);
-    c.es = this.es.map((a) => a.slice());
-    c.ek = this.ek.map((a) => a.slice());
-    c.em = this.em.map((a) => a.slice());
+    c.es = this.es.slice();
+    c.ek = this.ek.slice();
+    c.em = this.em.slice();
     c.blockNode = this.blockNode.slice();
     c.slotPos = this.slotPos.slice();
     c.top = this.top;
@@ -1342,10 +1334,8 @@ export class ZSkipList {
 
   /** Bytes held by the typed arrays (not the member strings, the arrays referencing them or the index). */
   byteLength(): number {
-    let bytes = this.t.byteLength + this.blockNode.byteLength + this.slotPos.byteLength;
-    bytes += this.freeSlots.byteLength + this.freeBlocks.byteLength;
-    for (let c = 0; c < this.es.length; c++) bytes += this.es[c]!.byteLength + this.ek[c]!.byteLength;
-    return bytes;
+    const bytes = this.t.byteLength + this.blockNode.byteLength + this.slotPos.byteLength;
+    return bytes + this.freeSlots.byteLength + this.freeBlocks.byteLength + this.es.byteLength + this.ek.byteLength;
   }
 
   /** Walks the whole structure and throws an Error naming the first broken invariant. O(n + N·levels). */
@@ -1381,7 +1371,7 @@ export class ZSkipList {
         fail(`block of node ${x} owned by ${this.blockNode[base >>> this.logS]}`);
       if (!Object.is(this.tf[x >> 1], this.scoreAt(base)))
         fail(`node ${x} first score ${this.tf[x >> 1]} ≠ ${this.scoreAt(base)}`);
-      const held = this.ek[base >>> CHUNK_BITS]!.length - (base & CHUNK_MASK); // chunk 0 may end inside block 0
+      const held = this.ek.length - base; // chunk 0 may end inside block 0
       if (held < n) fail(`node ${x}'s block holds ${held} positions, it has ${n} entries`);
       for (let j = 0; j < Math.min(1 << this.logS, held); j++) {
         const pos = base + j;
@@ -1416,7 +1406,7 @@ export class ZSkipList {
     for (let i = 0; i < this.freeBlockCount; i++) {
       const base = this.freeBlocks[i]! << this.logS;
       if (this.blockNode[this.freeBlocks[i]!] !== NIL) fail(`free block ${this.freeBlocks[i]} has an owner`);
-      const held = Math.min(1 << this.logS, this.ek[base >>> CHUNK_BITS]!.length - (base & CHUNK_MASK));
+      const held = Math.min(1 << this.logS, this.ek.length - base);
       for (let j = 0; j < held; j++)
         if (this.slotAt(base + j) !== 0 || this.memberAt(base + j) !== "") fail(`free block ${base} holds an entry`);
     }
@@ -1448,19 +1438,44 @@ export class ZSkipList {
   }
 }
 
-/** `size` empty member references (a packed array: reads need no hole check). */
+/** Empty member references to copy from: grown on demand up to one chunk, shared by every list. */
+let empties: string[] = [];
+
+/**
+ * `size` empty member references: a packed array (reads need no hole check) of exactly `size`
+ * elements, copied from {@link empties} — one grown by `push` keeps up to half again as much room
+ * (measured: 11 bytes per element for 2^14 elements, against 8), and `Array.from` with a callback
+ * took a quarter of the time of building a 1,000-member set.
+ */
 function strings(size: number): string[] {
-  const a: string[] = [];
-  for (let i = 0; i < size; i++) a.push("");
-  return a;
+  if (empties.length < size) empties = Array.from({ length: Math.max(size, 2 * empties.length) }, () => "");
+  return empties.slice(0, size);
 }
 
-/** Moves the entries at [from, to) of one block's arrays by d positions (either way, overlaps allowed). */
+/**
+ * Moves the entries at [from, to) of one block's arrays by d positions (either way, overlaps
+ * allowed). A typed array's `copyWithin` is a call into the engine's runtime with a fixed cost of a
+ * few dozen element moves, so short moves are a plain loop.
+ */
 function shift(es: Float64Array, ek: Int32Array, em: string[], from: number, to: number, d: number): void {
-  es.copyWithin(from + d, from, to);
-  ek.copyWithin(from + d, from, to);
-  if (d > 0) for (let i = to - 1; i >= from; i--) em[i + d] = em[i]!;
-  else for (let i = from; i < to; i++) em[i + d] = em[i]!;
+  if (to - from > 16) {
+    es.copyWithin(from + d, from, to);
+    ek.copyWithin(from + d, from, to);
+    if (d > 0) for (let i = to - 1; i >= from; i--) em[i + d] = em[i]!;
+    else for (let i = from; i < to; i++) em[i + d] = em[i]!;
+  } else if (d > 0) {
+    for (let i = to - 1; i >= from; i--) {
+      es[i + d] = es[i]!;
+      ek[i + d] = ek[i]!;
+      em[i + d] = em[i]!;
+    }
+  } else {
+    for (let i = from; i < to; i++) {
+      es[i + d] = es[i]!;
+      ek[i + d] = ek[i]!;
+      em[i + d] = em[i]!;
+    }
+  }
 }
 
 /** Clears positions [from, to): slot 0, and no member reference (so the string can be collected). */

@@ -220,7 +220,13 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * only borrowed the prototype has no state; reading it would be the engine's "Cannot read private
    * member"). Every public method reaches its state through here.
    */
-  static #of(zs: unknown, param = "this"): ZSkipList {
+  static #of(zs: SortedSet): ZSkipList {
+    if (!(#list in zs)) throw unbuilt("this");
+    return zs.#list;
+  }
+
+  /** {@link #of} for an argument: anything may arrive there. */
+  static #ofArg(zs: unknown, param: string): ZSkipList {
     if (zs === null || typeof zs !== "object" || !(#list in zs)) throw unbuilt(param);
     return (zs as SortedSet).#list;
   }
@@ -333,7 +339,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
         }
         checkInstance(WHERE, param, set, SortedSet);
       }
-      lists.push(SortedSet.#of(set, param));
+      lists.push(SortedSet.#ofArg(set, param));
     }
     if (lists.length === 0) throw rangeError(WHERE, "sets", "no sets", "at least one SortedSet");
     const o = checkOptions(WHERE, options, ["weights", "aggregate"]);
@@ -619,9 +625,9 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   /** The member's score, or undefined when absent (ZSCORE). O(1). */
   score(member: string): number | undefined {
     const list = SortedSet.#of(this);
-    checkMember(member);
-    const slot = list.find(member);
-    return slot === 0 ? undefined : list.scoreOf(slot);
+    if (typeof member !== "string") checkMember(member);
+    const slot = list.index.get(member);
+    return slot === undefined || slot === 0 ? undefined : list.scoreOf(slot);
   }
 
   /**
