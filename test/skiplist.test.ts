@@ -457,13 +457,13 @@ describe("SortedSet semantics", () => {
   it("keeps removed members as tombstones and purges them once they outnumber live ones", () => {
     const list = new ZSkipList(8, 16);
     for (let i = 0; i < 300; i++) list.insert(i, `m${i}`);
-    for (let i = 0; i < 100; i++) list.delete(list.find(`m${i}`));
+    for (let i = 0; i < 100; i++) list.deleteMember(`m${i}`);
     expect(list.index.size).toBe(300); // 100 tombstones, 200 live
     expect(list.find("m5")).toBe(0);
     list.checkInvariants("test");
     for (let i = 0; i < 100; i++) list.insert(i + 0.5, `m${i}`); // overwrite the tombstones
     expect(list.index.size).toBe(300);
-    for (let i = 0; i < 250; i++) list.delete(list.find(`m${i}`));
+    for (let i = 0; i < 250; i++) list.deleteMember(`m${i}`);
     expect(list.length).toBe(50);
     expect(list.index.size).toBeLessThanOrEqual(50 + 64); // purged when tombstones passed 150 > live
     list.checkInvariants("test");

@@ -131,14 +131,15 @@ export class ZSkipList {
 
   t: Int32Array;
   tf: Float64Array;
-  /** Entry scores, slots and member references, by position. */
+  /** Entry scores and member references, by position. */
   es: Float64Array;
-  ek: Int32Array;
   em: string[];
   /** Node owning each entry block. */
   blockNode: Int32Array;
-  /** Position of each slot's entry: block exact, offset a hint. Slot 0 is never used. */
-  slotPos: Int32Array;
+  /** Each member's score, by slot (the value of its index entry). Slot 0 is never used. */
+  slotScore: Float64Array;
+  /** Set by {@link posOf}: the rank of the entry found. */
+  posRank = 0;
   /**
    * Set by the countBelow* descents: the position of the first entry at or past the bound and of
    * the last entry before it (−1 when there is none), where a range query starts walking.
@@ -219,9 +220,8 @@ export class ZSkipList {
     this.tf = new Float64Array(buf);
     this.t[META] = MAX_LEVEL;
     this.blockNode = new Int32Array(4);
-    this.slotPos = new Int32Array(this.initialSlots);
+    this.slotScore = new Float64Array(this.initialSlots);
     this.es = new Float64Array(this.allocBuffer(this.initialPositions * 8));
-    this.ek = new Int32Array(this.allocBuffer(this.initialPositions * 4));
     this.em = strings(this.initialPositions);
   }
 
@@ -334,14 +334,9 @@ export class ZSkipList {
     if (end <= old) return;
     const size = Math.max(end, old < DOUBLING ? old * 2 : old + (old >> 3));
     const s = new Float64Array(this.allocBuffer(size * 8));
-    const e = new Int32Array(this.allocBuffer(size * 4));
-    const pieces: string[][] = [];
-    for (let k = size - old; k > 0; k -= TEMPLATE) pieces.push(strings(Math.min(k, TEMPLATE)));
-    const m = this.em.concat(...pieces);
+    const m = this.em.concat(strings(size - old));
     s.set(this.es);
-    e.set(this.ek);
     this.es = s;
-    this.ek = e;
     this.em = m;
   }
 
@@ -369,15 +364,15 @@ export class ZSkipList {
     this.freeTower[level] = x;
   }
 
-  /** A slot: a member's identity in the index, stable while entries move between nodes. */
+  /** A slot: where a member's score is kept, the value of its index entry. */
   private allocSlot(): number {
     if (this.freeSlotCount > 0) return this.freeSlots[--this.freeSlotCount]!;
     const slot = this.slotTop++;
-    if (slot === this.slotPos.length) {
-      const n = this.slotPos.length;
-      const p = new Int32Array(this.allocBuffer(4 * (n < 65536 ? n * 2 : n + (n >> 2))));
-      p.set(this.slotPos);
-      this.slotPos = p;
+    if (slot === this.slotScore.length) {
+      const n = this.slotScore.length;
+      const p = new Float64Array(this.allocBuffer(8 * (n < DOUBLING ? n * 2 : n + (n >> 3))));
+      p.set(this.slotScore);
+      this.slotScore = p;
     }
     return slot;
   }
@@ -403,32 +398,27 @@ export class ZSkipList {
     return this.index.get(member) ?? 0;
   }
 
-  /** Position of a live slot's entry: the hint when it holds, else a scan of the hint's block (repairing it). */
-  locate(slot: number): number {
-    const p = this.slotPos[slot]!;
-    const ek = this.ek;
-    if (ek[p] === slot) return p;
-    // Inserts before an entry move it right of its hint: scan from the hint to the block's end,
-    // then from its start.
-    const lb = p & ~this.blockMask;
-    const end = Math.min(lb + this.blockMask + 1, ek.length);
-    let i = p + 1;
-    while (i < end && ek[i] !== slot) i++;
-    if (i === end) {
-      i = lb;
-      while (i < p && ek[i] !== slot) i++;
-    }
-    this.slotPos[slot] = i;
-    return i;
+  /**
+   * Position of the entry (score, member), which must be present: one descent, then a binary search
+   * in the node. Leaves the node's path in `update`/`rankAt` (for a change that follows) and the
+   * entry's rank in `posRank`. O(log N + log B).
+   */
+  posOf(score: number, member: string): number {
+    const x = this.descend(score, member);
+    const j = this.entriesBefore(x, score, member);
+    this.posRank = this.rankAt[0]! + j;
+    return this.t[x + BASE]! + j;
+  }
+
+  /** True when position `pos` holds the entry of `member` (the check of a remembered position). */
+  holds(pos: number, member: string): boolean {
+    if (pos < 0 || pos >= this.em.length || this.em[pos] !== member) return false;
+    const x = this.blockNode[pos >>> this.logS]!;
+    return x !== NIL && pos - this.t[x + BASE]! < this.t[x + META]! >>> 6;
   }
 
   scoreAt(pos: number): number {
     return this.es[pos]!;
-  }
-
-  /** Slot at a position (0 past a node's entries; undefined past a short chunk 0). */
-  slotAt(pos: number): number {
-    return this.ek[pos]!;
   }
 
   memberAt(pos: number): string {
@@ -437,9 +427,7 @@ export class ZSkipList {
 
   /** The score of a live slot. */
   scoreOf(slot: number): number {
-    const p = this.slotPos[slot]!;
-    if (this.ek[p] === slot) return this.es[p]!;
-    return this.scoreAt(this.locate(slot));
+    return this.slotScore[slot]!;
   }
 
   /** Node holding the entry at `pos`. */
@@ -587,16 +575,17 @@ export class ZSkipList {
   insert(score: number, member: string): void {
     const slot = this.allocSlot();
     try {
-      this.insertSlot(score, slot, member);
+      this.insertEntry(score, member);
     } catch (e) {
       this.freeSlot(slot);
       throw e;
     }
+    this.slotScore[slot] = score;
     this.index.set(member, slot);
   }
 
-  /** Links an entry (score, member) with `slot`. O(log N + B). */
-  private insertSlot(score: number, slot: number, member: string): void {
+  /** Links an entry (score, member). O(log N + B). */
+  private insertEntry(score: number, member: string): void {
     const { update, rankAt } = this;
     let x = this.descend(score, member);
     let j: number;
@@ -616,7 +605,7 @@ export class ZSkipList {
       x = this.roomNode;
       j = this.roomAt;
     }
-    this.putEntry(x, j, score, slot, member);
+    this.putEntry(x, j, score, member);
     this.addToPath(1);
     this.length++;
   }
@@ -729,8 +718,8 @@ export class ZSkipList {
 
   /**
    * Moves `k` entries of node x from offset `from` to node y at offset `at` (x ≠ y; y's entries from
-   * `at` on shift up, x's after the moved ones shift down), rewriting the moved slots' positions and
-   * both nodes' counts and first scores. Spans are the caller's.
+   * `at` on shift up, x's after the moved ones shift down), updating both nodes' counts and first
+   * scores. Spans are the caller's; no index changes (it maps members to scores, not places).
    */
   private moveEntries(x: number, from: number, k: number, y: number, at: number): void {
     if (k === 0) return;
@@ -739,82 +728,74 @@ export class ZSkipList {
     const yb = t[y + BASE]!;
     const xn = t[x + META]! >>> 6;
     const yn = t[y + META]! >>> 6;
-    const yl = yb;
-    if (yl + yn + k > this.ek.length) this.room(yl + yn + k);
-    const xs = this.es;
-    const xk = this.ek;
-    const xm = this.em;
-    const ys = this.es;
-    const yk = this.ek;
-    const ym = this.em;
-    const xl = xb;
-    if (at < yn) shift(ys, yk, ym, yl + at, yl + yn, k);
-    const pos = this.slotPos;
+    if (yb + yn + k > this.es.length) this.room(yb + yn + k);
+    const es = this.es;
+    const em = this.em;
+    if (at < yn) shift(es, em, yb + at, yb + yn, k);
     for (let i = 0; i < k; i++) {
-      const slot = xk[xl + from + i]!;
-      ys[yl + at + i] = xs[xl + from + i]!;
-      yk[yl + at + i] = slot;
-      ym[yl + at + i] = xm[xl + from + i]!;
-      pos[slot] = yb + at + i;
+      es[yb + at + i] = es[xb + from + i]!;
+      em[yb + at + i] = em[xb + from + i]!;
     }
-    if (from + k < xn) shift(xs, xk, xm, xl + from + k, xl + xn, -k);
-    vacate(xk, xm, xl + xn - k, xl + xn);
+    if (from + k < xn) shift(es, em, xb + from + k, xb + xn, -k);
+    vacate(em, xb + xn - k, xb + xn);
     t[x + META]! -= k << 6;
     t[y + META]! += k << 6;
-    if (from === 0 && xn > k) this.tf[x >> 1] = xs[xl]!;
-    if (at === 0) this.tf[y >> 1] = ys[yl]!;
+    if (from === 0 && xn > k) this.tf[x >> 1] = es[xb]!;
+    if (at === 0) this.tf[y >> 1] = es[yb]!;
   }
 
-  /** Writes (score, slot, member) at offset j of node x (which has room), shifting the entries after it. */
-  private putEntry(x: number, j: number, score: number, slot: number, member: string): void {
+  /** Writes (score, member) at offset j of node x (which has room), shifting the entries after it. */
+  private putEntry(x: number, j: number, score: number, member: string): void {
     const t = this.t;
     const base = t[x + BASE]!;
-    const lb = base; // positions are global
     const n = t[x + META]! >>> 6;
-    if (lb + n + 1 > this.ek.length) this.room(lb + n + 1);
+    if (base + n + 1 > this.es.length) this.room(base + n + 1);
     const es = this.es;
-    const ek = this.ek;
     const em = this.em;
-    if (j < n) shift(es, ek, em, lb + j, lb + n, 1);
-    es[lb + j] = score;
-    ek[lb + j] = slot;
-    em[lb + j] = member;
-    this.slotPos[slot] = base + j;
+    if (j < n) shift(es, em, base + j, base + n, 1);
+    es[base + j] = score;
+    em[base + j] = member;
     t[x + META]! += 1 << 6;
     if (j === 0) this.tf[x >> 1] = score;
   }
 
-  /** Takes the entry at offset j out of node x (no span change), returning its slot. */
-  private takeEntry(x: number, j: number): number {
+  /** Takes the entry at offset j out of node x (no span change). */
+  private takeEntry(x: number, j: number): void {
     const t = this.t;
     const base = t[x + BASE]!;
     const es = this.es;
-    const ek = this.ek;
     const em = this.em;
-    const lb = base; // positions are global
     const n = t[x + META]! >>> 6;
-    const slot = ek[lb + j]!;
-    shift(es, ek, em, lb + j + 1, lb + n, -1);
-    vacate(ek, em, lb + n - 1, lb + n);
+    shift(es, em, base + j + 1, base + n, -1);
+    vacate(em, base + n - 1, base + n);
     t[x + META]! -= 1 << 6;
-    if (j === 0 && n > 1) this.tf[x >> 1] = es[lb]!;
-    return slot;
+    if (j === 0 && n > 1) this.tf[x >> 1] = es[base]!;
   }
 
-  /** Deletes the member of a live slot. O(log N + B). */
-  delete(slot: number): void {
-    const pos = this.locate(slot);
-    const member = this.memberAt(pos);
+  /** Deletes `member`, which must be present. O(log N + B). */
+  deleteMember(member: string): void {
+    const slot = this.index.get(member)!;
+    this.deleteAt(this.posOf(this.slotScore[slot]!, member), slot);
+  }
+
+  /**
+   * Deletes the member of a live slot, whose entry is at `pos` — found by {@link posOf}, whose path
+   * is still in `update`. O(log N + B).
+   */
+  deleteAt(pos: number, slot: number): void {
+    const member = this.em[pos]!;
     this.removeAt(pos);
     this.freeSlot(slot);
     this.forget(member);
   }
 
-  /** Unlinks the entry at `pos` (its slot stays allocated), rebalancing its node when underfull. */
+  /**
+   * Unlinks the entry at `pos` (its slot stays allocated), rebalancing its node when underfull.
+   * `update` holds the node's path (from {@link posOf}).
+   */
   private removeAt(pos: number): void {
     const x = this.blockNode[pos >>> this.logS]!;
     this.takeEntry(x, pos - this.t[x + BASE]!);
-    this.pathOf(x);
     this.addToPath(-1);
     this.length--;
     this.rebalance(x);
@@ -907,11 +888,13 @@ export class ZSkipList {
   }
 
   /**
-   * Gives the entry at `pos` a new score. When its neighbours still bracket it the score is written
-   * in place (O(1), as Redis's zslUpdateScore does); when it stays inside its node it moves there
-   * (O(B), no span changes); otherwise it is unlinked and inserted again with the same slot.
+   * Gives the entry at `pos` (of the member with `slot`; found by {@link posOf}, whose path is still
+   * in `update`) a new score. When its neighbours still bracket it the score is written in place
+   * (O(1), as Redis's zslUpdateScore does); when it stays inside its node it moves there (O(B), no
+   * span changes); otherwise it is unlinked and inserted again.
    */
-  updateScore(pos: number, score: number): void {
+  updateScore(pos: number, slot: number, score: number): void {
+    this.slotScore[slot] = score;
     if (this.staysInPlace(pos, score)) {
       this.es[pos] = score;
       const x = this.blockNode[pos >>> this.logS]!;
@@ -920,7 +903,6 @@ export class ZSkipList {
     }
     const x = this.blockNode[pos >>> this.logS]!;
     const t = this.t;
-    const slot = this.slotAt(pos);
     const member = this.memberAt(pos);
     const w = t[x + BACK]!;
     const y = t[x + LINKS]!;
@@ -931,25 +913,11 @@ export class ZSkipList {
       (y === NIL || !this.entryBefore(t[y + BASE]!, score, member))
     ) {
       this.takeEntry(x, pos - t[x + BASE]!);
-      this.putEntry(x, this.entriesBefore(x, score, member), score, slot, member);
+      this.putEntry(x, this.entriesBefore(x, score, member), score, member);
       return;
     }
     this.removeAt(pos);
-    this.insertSlot(score, slot, member);
-  }
-
-  /** 0-based rank of the entry at `pos`: spans summed along the up links from its node. O(log N). */
-  rankOf(pos: number): number {
-    const t = this.t;
-    let x = this.blockNode[pos >>> this.logS]!;
-    let rank = pos - t[x + BASE]!;
-    while (x !== HEADER) {
-      const top = (t[x + META]! & 63) - 1;
-      const p = top === 0 ? t[x + BACK]! : t[x + UP]!;
-      rank += t[p + LINKS + 2 * top + 1]!;
-      x = p;
-    }
-    return rank;
+    this.insertEntry(score, member);
   }
 
   /** Position of the entry at 0-based rank r (0 ≤ r < length). O(log N). */
@@ -1098,18 +1066,17 @@ export class ZSkipList {
       const k = Math.min(n - j, remaining);
       const base = t[cur + BASE]!;
       const es = this.es;
-      const ek = this.ek;
       const em = this.em;
-      const lb = base;
-      for (let p = lb + j; p < lb + j + k; p++) {
-        this.freeSlot(ek[p]!);
+      for (let p = base + j; p < base + j + k; p++) {
+        const member = em[p]!;
+        this.freeSlot(this.index.get(member)!);
         this.length--;
-        this.forget(em[p]!);
+        this.forget(member);
       }
-      shift(es, ek, em, lb + j + k, lb + n, -k);
-      vacate(ek, em, lb + n - k, lb + n);
+      shift(es, em, base + j + k, base + n, -k);
+      vacate(em, base + n - k, base + n);
       t[cur + META]! -= k << 6;
-      if (j === 0 && n > k) this.tf[cur >> 1] = es[lb]!;
+      if (j === 0 && n > k) this.tf[cur >> 1] = es[base]!;
       const level = t[cur + META]! & 63;
       for (let i = 0; i < this.level; i++) t[(i < level ? cur : update[i]!) + LINKS + 2 * i + 1]! -= k;
       remaining -= k;
@@ -1218,7 +1185,7 @@ export class ZSkipList {
       update[i] = HEADER;
       rankAt[i] = 0;
     }
-    if (count + 1 > this.slotPos.length) this.slotPos = new Int32Array(this.allocBuffer(4 * (count + 1)));
+    if (count + 1 > this.slotScore.length) this.slotScore = new Float64Array(this.allocBuffer(8 * (count + 1)));
     this.slotTop = count + 1;
     const b = this.nodeSize;
     const fill = b - (b >> 3);
@@ -1235,20 +1202,17 @@ export class ZSkipList {
       const x = this.newNode(level);
       const t = this.t;
       const base = t[x + BASE]!;
-      const lb = base;
-      if (lb + n > this.ek.length) this.room(lb + n);
+      if (base + n > this.es.length) this.room(base + n);
       const es = this.es;
-      const ek = this.ek;
       const em = this.em;
       for (let e = 0; e < n; e++, k++) {
         const j = order === null ? k : order[k]!;
-        es[lb + e] = scores[j]!;
-        ek[lb + e] = j + 1;
-        em[lb + e] = members[j]!;
-        this.slotPos[j + 1] = base + e;
+        es[base + e] = scores[j]!;
+        em[base + e] = members[j]!;
+        this.slotScore[j + 1] = scores[j]!;
       }
       t[x + META]! += n << 6;
-      this.tf[x >> 1] = es[lb]!;
+      this.tf[x >> 1] = es[base]!;
       const rank = k - n;
       const up = update[level - 1]!; // the previous node at the new node's top level: its up link
       for (let i = 0; i < level; i++) {
@@ -1285,10 +1249,9 @@ export class ZSkipList {
     this.tf = new Float64Array(buf);
     this.t[META] = MAX_LEVEL;
     this.es = new Float64Array(this.initialPositions);
-    this.ek = new Int32Array(this.initialPositions);
     this.em = strings(this.initialPositions);
     this.blockNode = new Int32Array(4);
-    this.slotPos = new Int32Array(this.initialSlots);
+    this.slotScore = new Float64Array(this.initialSlots);
     this.freeSlots = NONE;
     this.freeBlocks = NONE;
     this.freeTower.fill(0);
@@ -1315,10 +1278,9 @@ export class ZSkipList {
     c.t = this.t.slice();
     c.tf = new Float64Array(c.t.buffer);
     c.es = this.es.slice();
-    c.ek = this.ek.slice();
     c.em = this.em.slice();
     c.blockNode = this.blockNode.slice();
-    c.slotPos = this.slotPos.slice();
+    c.slotScore = this.slotScore.slice();
     c.top = this.top;
     c.pageNext.set(this.pageNext);
     c.pageEnd.set(this.pageEnd);
@@ -1334,8 +1296,8 @@ export class ZSkipList {
 
   /** Bytes held by the typed arrays (not the member strings, the arrays referencing them or the index). */
   byteLength(): number {
-    const bytes = this.t.byteLength + this.blockNode.byteLength + this.slotPos.byteLength;
-    return bytes + this.freeSlots.byteLength + this.freeBlocks.byteLength + this.es.byteLength + this.ek.byteLength;
+    const bytes = this.t.byteLength + this.blockNode.byteLength + this.slotScore.byteLength + this.es.byteLength;
+    return bytes + this.freeSlots.byteLength + this.freeBlocks.byteLength;
   }
 
   /** Walks the whole structure and throws an Error naming the first broken invariant. O(n + N·levels). */
@@ -1371,23 +1333,24 @@ export class ZSkipList {
         fail(`block of node ${x} owned by ${this.blockNode[base >>> this.logS]}`);
       if (!Object.is(this.tf[x >> 1], this.scoreAt(base)))
         fail(`node ${x} first score ${this.tf[x >> 1]} ≠ ${this.scoreAt(base)}`);
-      const held = this.ek.length - base; // chunk 0 may end inside block 0
-      if (held < n) fail(`node ${x}'s block holds ${held} positions, it has ${n} entries`);
+      const held = this.es.length - base; // a set of one node may have a short block
+      if (held < n || this.em.length !== this.es.length) fail(`node ${x}'s block holds ${held} positions, it has ${n}`);
       for (let j = 0; j < Math.min(1 << this.logS, held); j++) {
         const pos = base + j;
-        const slot = this.slotAt(pos);
         const member = this.memberAt(pos);
         if (j >= n) {
-          if (slot !== 0 || member !== "") fail(`unused position ${pos} holds slot ${slot} or a member`);
+          if (member !== "") fail(`unused position ${pos} keeps a member`);
           continue;
         }
         const score = this.scoreAt(pos);
-        if (slot < 1 || slot >= this.slotTop || seenSlots.has(slot)) fail(`position ${pos} holds slot ${slot}`);
-        seenSlots.add(slot);
+        const slot = this.index.get(member);
+        if (slot === undefined || slot < 1 || slot >= this.slotTop || seenSlots.has(slot))
+          fail(`the index maps ${JSON.stringify(member)} to slot ${slot}`);
+        seenSlots.add(slot!);
+        if (!Object.is(this.slotScore[slot!], score))
+          fail(`slot ${slot} holds ${this.slotScore[slot!]}, the entry ${score}`);
         if (Number.isNaN(score)) fail(`NaN score at position ${pos}`);
         if (prevPos >= 0 && !this.entryBefore(prevPos, score, member)) fail(`order broken at rank ${entries}`);
-        if (this.index.get(member) !== slot) fail(`index does not map ${JSON.stringify(member)} to slot ${slot}`);
-        if (this.slotPos[slot]! >>> this.logS !== pos >>> this.logS) fail(`slot ${slot} points to another block`);
         prevPos = pos;
       }
       rankOfNode.set(x, entries);
@@ -1406,9 +1369,8 @@ export class ZSkipList {
     for (let i = 0; i < this.freeBlockCount; i++) {
       const base = this.freeBlocks[i]! << this.logS;
       if (this.blockNode[this.freeBlocks[i]!] !== NIL) fail(`free block ${this.freeBlocks[i]} has an owner`);
-      const held = Math.min(1 << this.logS, this.ek.length - base);
-      for (let j = 0; j < held; j++)
-        if (this.slotAt(base + j) !== 0 || this.memberAt(base + j) !== "") fail(`free block ${base} holds an entry`);
+      const held = Math.min(1 << this.logS, this.em.length - base);
+      for (let j = 0; j < held; j++) if (this.memberAt(base + j) !== "") fail(`free block ${base} keeps a member`);
     }
     // Every level: targets are live and tall enough, spans equal rank differences.
     let linked = 0;
@@ -1438,49 +1400,48 @@ export class ZSkipList {
   }
 }
 
-/** Empty member references to copy from: grown on demand up to one chunk, shared by every list. */
+/** Empty member references to copy from, shared by every list. */
 let empties: string[] = [];
 
 /**
  * `size` empty member references: a packed array (reads need no hole check) of exactly `size`
- * elements, copied from {@link empties} — one grown by `push` keeps up to half again as much room
- * (measured: 11 bytes per element for 2^14 elements, against 8), and `Array.from` with a callback
- * took a quarter of the time of building a 1,000-member set.
+ * elements, copied from {@link empties} in pieces of 2^12 — an array grown by `push` keeps up to
+ * half again as much room (measured: 11 bytes per element for 2^14 elements, against 8), and
+ * `Array.from` with a callback took a quarter of the time of building a 1,000-member set.
  */
 function strings(size: number): string[] {
-  if (empties.length < size) empties = Array.from({ length: Math.max(size, 2 * empties.length) }, () => "");
-  return empties.slice(0, size);
+  if (empties.length === 0) empties = Array.from({ length: TEMPLATE }, () => "");
+  if (size <= TEMPLATE) return empties.slice(0, size);
+  const pieces: string[][] = [];
+  for (let k = size; k > 0; k -= TEMPLATE) pieces.push(k < TEMPLATE ? empties.slice(0, k) : empties);
+  return ([] as string[]).concat(...pieces);
 }
 
 /**
- * Moves the entries at [from, to) of one block's arrays by d positions (either way, overlaps
- * allowed). A typed array's `copyWithin` is a call into the engine's runtime with a fixed cost of a
- * few dozen element moves, so short moves are a plain loop.
+ * Moves the entries at [from, to) of a block by d positions (either way, overlaps allowed). A typed
+ * array's `copyWithin` is a call into the engine's runtime with a fixed cost of a dozen or so
+ * element moves, so short moves are a plain loop.
  */
-function shift(es: Float64Array, ek: Int32Array, em: string[], from: number, to: number, d: number): void {
+function shift(es: Float64Array, em: string[], from: number, to: number, d: number): void {
   if (to - from > 16) {
     es.copyWithin(from + d, from, to);
-    ek.copyWithin(from + d, from, to);
     if (d > 0) for (let i = to - 1; i >= from; i--) em[i + d] = em[i]!;
     else for (let i = from; i < to; i++) em[i + d] = em[i]!;
   } else if (d > 0) {
     for (let i = to - 1; i >= from; i--) {
       es[i + d] = es[i]!;
-      ek[i + d] = ek[i]!;
       em[i + d] = em[i]!;
     }
   } else {
     for (let i = from; i < to; i++) {
       es[i + d] = es[i]!;
-      ek[i + d] = ek[i]!;
       em[i + d] = em[i]!;
     }
   }
 }
 
-/** Clears positions [from, to): slot 0, and no member reference (so the string can be collected). */
-function vacate(ek: Int32Array, em: string[], from: number, to: number): void {
-  ek.fill(0, from, to);
+/** Clears positions [from, to) of their member references (so the strings can be collected). */
+function vacate(em: string[], from: number, to: number): void {
   for (let i = from; i < to; i++) em[i] = "";
 }
 

@@ -3,8 +3,8 @@
  * member present for the whole iteration is visited exactly once, and the iteration always ends.
  *
  * An iterator walks the entries in order directly while the set keeps its shape: O(1) per step, no
- * allocation beyond the result. It remembers the next member by its slot, which entries keep when
- * they move between nodes, so merges after a removal do not disturb it. The set keeps weak
+ * allocation beyond the result. It remembers the next member and where its entry was; when a merge
+ * after a removal has moved the entry, it finds it again by its score. The set keeps weak
  * references to its live iterators and tells them of every change before making it:
  * - a score written in place (the member keeps its place in the order) changes nothing for them;
  * - removing one member moves an iterator that was about to visit it to the member beside it, so
@@ -31,10 +31,11 @@ export type IterKind = 0 | 1 | 2;
 /** An iterator over a sorted set's entries, members or scores; see the module comment. */
 export class SortedSetIterator<T> implements IterableIterator<T> {
   /**
-   * In live mode, the slot of the next member to visit (0 at the end) and where its entry was last
-   * seen: entries move between nodes, but a member's slot does not, so the walk survives merges.
+   * In live mode, the next member to visit (null at the end) and the position where its entry was
+   * last seen: entries move between nodes, so the position is checked before it is trusted, and
+   * the member found again by its score when it no longer holds.
    */
-  private slot: number;
+  private member: string | null;
   private hint: number;
   /** Members not visited yet, copied on the first change that could reorder the walk; null until then. */
   private rest: string[] | null = null;
@@ -50,7 +51,7 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   ) {
     const p = reverse ? list.lastPos() : list.firstPos();
     this.hint = p;
-    this.slot = p < 0 ? 0 : list.slotAt(p);
+    this.member = p < 0 ? null : list.memberAt(p);
     cursors.add(this);
   }
 
@@ -62,10 +63,10 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   next(): IteratorResult<T, undefined> {
     const list = this.list;
     if (this.rest === null) {
-      const slot = this.slot;
-      if (slot !== 0) {
-        const p = list.slotAt(this.hint) === slot ? this.hint : list.locate(slot);
-        const value = this.make(list.memberAt(p), list.scoreAt(p));
+      const member = this.member;
+      if (member !== null) {
+        const p = this.here(member);
+        const value = this.make(member, list.scoreAt(p));
         this.step(p);
         return { value, done: false };
       }
@@ -92,25 +93,18 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     return this;
   }
 
-  /** Position of the next member's entry (the hint when it still holds it). */
-  private here(): number {
+  /** Position of `member`'s entry: the hint when it still holds it, else found by its score. */
+  private here(member: string): number {
     const list = this.list;
-    return list.slotAt(this.hint) === this.slot ? this.hint : list.locate(this.slot);
+    return list.holds(this.hint, member) ? this.hint : list.posOf(list.scoreOf(list.find(member)), member);
   }
 
-  /**
-   * Moves to the entry after (before, in reverse) position p, which was just read: inside p's
-   * block the neighbour is the next position when that holds an entry (positions past a node's
-   * entries hold slot 0); across blocks it takes the list's walk.
-   */
+  /** Moves to the entry after (before, in reverse) position p, which was just read. */
   private step(p: number): void {
     const list = this.list;
-    const mask = list.blockMask;
-    let q: number;
-    if (this.reverse) q = (p & mask) !== 0 ? p - 1 : list.prevPos(p);
-    else q = ((p + 1) & mask) !== 0 && list.slotAt(p + 1) > 0 ? p + 1 : list.nextPos(p);
+    const q = this.reverse ? list.prevPos(p) : list.nextPos(p);
     this.hint = q;
-    this.slot = q < 0 ? 0 : list.slotAt(q);
+    this.member = q < 0 ? null : list.memberAt(q);
   }
 
   private make(member: string, score: number): T {
@@ -121,7 +115,7 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   private finish(): void {
     if (this.done) return;
     this.done = true;
-    this.slot = 0;
+    this.member = null;
     this.rest = [];
     this.cursors.release(this);
   }
@@ -130,24 +124,24 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   detach(): void {
     const list = this.list;
     const rest: string[] = [];
-    if (this.slot !== 0) {
-      for (let p = this.here(); p >= 0; p = this.reverse ? list.prevPos(p) : list.nextPos(p))
+    if (this.member !== null) {
+      for (let p = this.here(this.member); p >= 0; p = this.reverse ? list.prevPos(p) : list.nextPos(p))
         rest.push(list.memberAt(p));
     }
     this.rest = rest;
     this.pos = 0;
-    this.slot = 0;
+    this.member = null;
   }
 
-  /** Called before the member of `slot` is removed: step over it if it is the next to visit. */
-  removing(slot: number): void {
-    if (this.slot === slot) this.step(this.here());
+  /** Called before `member` is removed: step over it if it is the next to visit. */
+  removing(member: string): void {
+    if (this.member === member) this.step(this.here(member));
   }
 
   /** Called when the set is emptied: nothing present now was present throughout. */
   end(): void {
     this.done = true;
-    this.slot = 0;
+    this.member = null;
     this.rest = [];
   }
 }
@@ -186,11 +180,11 @@ export class Cursors {
     this.pruneAt = 16;
   }
 
-  /** Before the member of `slot` is removed. */
-  removing(slot: number): void {
+  /** Before `member` is removed. */
+  removing(member: string): void {
     for (const r of this.refs) {
       const it = r.deref();
-      if (it?.live) it.removing(slot);
+      if (it?.live) it.removing(member);
     }
   }
 

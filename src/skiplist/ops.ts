@@ -134,7 +134,7 @@ export function unionRun(lists: readonly ZSkipList[], weights: readonly number[]
   // in its index's order (insertion order), not score order: the member strings and Map entries
   // are then visited roughly in the order they were allocated, which at 10^5 members halves the
   // cache misses of the lookups (the result is sorted afterwards anyway).
-  const seen: Uint8Array[] = lists.map((l, s) => new Uint8Array(s === 0 ? 0 : l.slotPos.length));
+  const seen: Uint8Array[] = lists.map((l, s) => new Uint8Array(s === 0 ? 0 : l.slotScore.length));
   for (let s = 0; s < k; s++) {
     const list = lists[s]!;
     const w = weights[s]!;

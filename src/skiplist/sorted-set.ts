@@ -474,10 +474,9 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       return true;
     }
     if (nx) return false;
-    const pos = list.locate(slot);
-    const current = list.scoreAt(pos);
+    const current = list.scoreOf(slot);
     if ((gt && score <= current) || (lt && score >= current) || score === current) return false;
-    this.#update(list, pos, score);
+    this.#update(list, member, slot, current, score);
     return ch;
   }
 
@@ -488,10 +487,14 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     list.insert(score, member);
   }
 
-  /** Gives the entry at `pos` a new score, after telling live iterators when the member moves. */
-  #update(list: ZSkipList, pos: number, score: number): void {
-    if (this.#cursors.active && !list.staysInPlace(pos, score)) this.#cursors.detachAll();
-    list.updateScore(pos, score);
+  /** Gives a present member a new score, after telling live iterators when the member moves. */
+  #update(list: ZSkipList, member: string, slot: number, current: number, score: number): void {
+    let pos = list.posOf(current, member);
+    if (this.#cursors.active && !list.staysInPlace(pos, score)) {
+      this.#cursors.detachAll();
+      pos = list.posOf(current, member); // the iterators' copies may have searched the list since
+    }
+    list.updateScore(pos, slot, score);
   }
 
   /**
@@ -528,12 +531,11 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       return delta;
     }
     if (nx) return undefined;
-    const pos = list.locate(slot);
-    const current = list.scoreAt(pos);
+    const current = list.scoreOf(slot);
     const score = current + delta;
     if (Number.isNaN(score)) throw rangeError(WHERE, "resulting score", score, "a number, not NaN");
     if ((gt && score <= current) || (lt && score >= current)) return undefined;
-    if (score !== current) this.#update(list, pos, score);
+    if (score !== current) this.#update(list, member, slot, current, score);
     return score;
   }
 
@@ -543,8 +545,8 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     checkMember(member);
     const slot = list.find(member);
     if (slot === 0) return false;
-    if (this.#cursors.active) this.#cursors.removing(slot);
-    list.delete(slot);
+    if (this.#cursors.active) this.#cursors.removing(member);
+    list.deleteAt(list.posOf(list.scoreOf(slot), member), slot);
     return true;
   }
 
@@ -640,7 +642,8 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     const reverse = options === undefined ? false : reverseOf(options);
     const slot = list.find(member);
     if (slot === 0) return undefined;
-    const r = list.rankOf(list.locate(slot));
+    list.posOf(list.scoreOf(slot), member);
+    const r = list.posRank;
     return reverse ? list.length - 1 - r : r;
   }
 
