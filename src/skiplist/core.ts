@@ -414,7 +414,8 @@ export class ZSkipList {
   holds(pos: number, member: string): boolean {
     if (pos < 0 || pos >= this.em.length || this.em[pos] !== member) return false;
     const x = this.blockNode[pos >>> this.logS]!;
-    return x !== NIL && pos - this.t[x + BASE]! < this.t[x + META]! >>> 6;
+    const j = pos - this.t[x + BASE]!;
+    return x !== NIL && j >= 0 && j < this.t[x + META]! >>> 6;
   }
 
   scoreAt(pos: number): number {
@@ -717,59 +718,103 @@ export class ZSkipList {
   }
 
   /**
-   * Moves `k` entries of node x from offset `from` to node y at offset `at` (x ≠ y; y's entries from
-   * `at` on shift up, x's after the moved ones shift down), updating both nodes' counts and first
-   * scores. Spans are the caller's; no index changes (it maps members to scores, not places).
+   * Opens `k` free positions at offset `at` of node x, whose block has room for them, and returns
+   * the first. A node's entries may start anywhere in its block, so the shorter side of them moves
+   * (half the average move of a node kept at its block's start); when that side has no room left,
+   * the entries are placed once with half the free room on it, so inserts at one end of a node —
+   * ordered loads, or a new low score — stay cheap. Updates x's base, not its count.
    */
-  private moveEntries(x: number, from: number, k: number, y: number, at: number): void {
-    if (k === 0) return;
+  private openGap(x: number, at: number, k: number): number {
     const t = this.t;
-    const xb = t[x + BASE]!;
-    const yb = t[y + BASE]!;
-    const xn = t[x + META]! >>> 6;
-    const yn = t[y + META]! >>> 6;
-    if (yb + yn + k > this.es.length) this.room(yb + yn + k);
+    let base = t[x + BASE]!;
+    const n = t[x + META]! >>> 6;
+    const blk = base & ~this.blockMask;
+    const size = this.blockMask + 1;
+    let end = Math.min(blk + size, this.es.length); // a set of one node may have a short block
+    if (end - blk - n < k) {
+      this.room(blk + n + k);
+      end = Math.min(blk + size, this.es.length);
+    }
     const es = this.es;
     const em = this.em;
-    if (at < yn) shift(es, em, yb + at, yb + yn, k);
-    for (let i = 0; i < k; i++) {
-      es[yb + at + i] = es[xb + from + i]!;
-      em[yb + at + i] = em[xb + from + i]!;
+    const half = Math.max(k, (end - blk - n) >> 1);
+    if (at < n - at) {
+      if (base - blk < k) {
+        const to = blk + half;
+        shift(es, em, base, base + n, to - base);
+        vacate(em, base, Math.min(to, base + n));
+        base = to;
+      }
+      if (at > 0) shift(es, em, base, base + at, -k);
+      base -= k;
+    } else {
+      if (end - (base + n) < k) {
+        const to = end - n - half;
+        shift(es, em, base, base + n, to - base);
+        vacate(em, Math.max(to + n, base), base + n);
+        base = to;
+      }
+      if (at < n) shift(es, em, base + at, base + n, k);
     }
-    if (from + k < xn) shift(es, em, xb + from + k, xb + xn, -k);
-    vacate(em, xb + xn - k, xb + xn);
-    t[x + META]! -= k << 6;
-    t[y + META]! += k << 6;
-    if (from === 0 && xn > k) this.tf[x >> 1] = es[xb]!;
-    if (at === 0) this.tf[y >> 1] = es[yb]!;
+    t[x + BASE] = base;
+    return base + at;
   }
 
-  /** Writes (score, member) at offset j of node x (which has room), shifting the entries after it. */
-  private putEntry(x: number, j: number, score: number, member: string): void {
+  /**
+   * Closes the `k` positions at offset `from` of node x, whose entries were copied or dropped,
+   * moving the shorter side and clearing the member references left behind; updates x's base,
+   * count and first score.
+   */
+  private closeGap(x: number, from: number, k: number): void {
     const t = this.t;
     const base = t[x + BASE]!;
     const n = t[x + META]! >>> 6;
-    if (base + n + 1 > this.es.length) this.room(base + n + 1);
     const es = this.es;
     const em = this.em;
-    if (j < n) shift(es, em, base + j, base + n, 1);
-    es[base + j] = score;
-    em[base + j] = member;
-    t[x + META]! += 1 << 6;
+    if (from < n - from - k) {
+      if (from > 0) shift(es, em, base, base + from, k);
+      vacate(em, base, base + k);
+      t[x + BASE] = base + k;
+    } else {
+      if (from + k < n) shift(es, em, base + from + k, base + n, -k);
+      vacate(em, base + n - k, base + n);
+    }
+    t[x + META]! -= k << 6;
+    if (from === 0 && n > k) this.tf[x >> 1] = es[t[x + BASE]!]!;
+  }
+
+  /**
+   * Moves `k` entries of node x from offset `from` to node y at offset `at` (x ≠ y), updating both
+   * nodes' bases, counts and first scores. Spans are the caller's; no index changes (it maps
+   * members to scores, not to places).
+   */
+  private moveEntries(x: number, from: number, k: number, y: number, at: number): void {
+    if (k === 0) return;
+    const p = this.openGap(y, at, k);
+    const es = this.es;
+    const em = this.em;
+    const src = this.t[x + BASE]! + from;
+    for (let i = 0; i < k; i++) {
+      es[p + i] = es[src + i]!;
+      em[p + i] = em[src + i]!;
+    }
+    this.t[y + META]! += k << 6;
+    if (at === 0) this.tf[y >> 1] = es[p]!;
+    this.closeGap(x, from, k);
+  }
+
+  /** Writes (score, member) at offset j of node x (which has room). */
+  private putEntry(x: number, j: number, score: number, member: string): void {
+    const p = this.openGap(x, j, 1);
+    this.es[p] = score;
+    this.em[p] = member;
+    this.t[x + META]! += 1 << 6;
     if (j === 0) this.tf[x >> 1] = score;
   }
 
   /** Takes the entry at offset j out of node x (no span change). */
   private takeEntry(x: number, j: number): void {
-    const t = this.t;
-    const base = t[x + BASE]!;
-    const es = this.es;
-    const em = this.em;
-    const n = t[x + META]! >>> 6;
-    shift(es, em, base + j + 1, base + n, -1);
-    vacate(em, base + n - 1, base + n);
-    t[x + META]! -= 1 << 6;
-    if (j === 0 && n > 1) this.tf[x >> 1] = es[base]!;
+    this.closeGap(x, j, 1);
   }
 
   /** Deletes `member`, which must be present. O(log N + B). */
@@ -1065,7 +1110,6 @@ export class ZSkipList {
       const n = t[cur + META]! >>> 6;
       const k = Math.min(n - j, remaining);
       const base = t[cur + BASE]!;
-      const es = this.es;
       const em = this.em;
       for (let p = base + j; p < base + j + k; p++) {
         const member = em[p]!;
@@ -1073,10 +1117,7 @@ export class ZSkipList {
         this.length--;
         this.forget(member);
       }
-      shift(es, em, base + j + k, base + n, -k);
-      vacate(em, base + n - k, base + n);
-      t[cur + META]! -= k << 6;
-      if (j === 0 && n > k) this.tf[cur >> 1] = es[base]!;
+      this.closeGap(cur, j, k);
       const level = t[cur + META]! & 63;
       for (let i = 0; i < this.level; i++) t[(i < level ? cur : update[i]!) + LINKS + 2 * i + 1]! -= k;
       remaining -= k;
@@ -1328,17 +1369,17 @@ export class ZSkipList {
       if (level > 1 && t[x + UP] !== lastAt[level - 1]) fail(`node ${x} up link ${t[x + UP]} ≠ ${lastAt[level - 1]}`);
       for (let i = 0; i < level; i++) lastAt[i] = x;
       const base = t[x + BASE]!;
-      if ((base & ((1 << this.logS) - 1)) !== 0 || base >>> this.logS >= this.blockTop) fail(`node ${x} base ${base}`);
+      const blk = base & ~this.blockMask;
+      if (blk >>> this.logS >= this.blockTop || base + n > blk + this.blockMask + 1) fail(`node ${x} base ${base}`);
       if (this.blockNode[base >>> this.logS] !== x)
         fail(`block of node ${x} owned by ${this.blockNode[base >>> this.logS]}`);
       if (!Object.is(this.tf[x >> 1], this.scoreAt(base)))
         fail(`node ${x} first score ${this.tf[x >> 1]} ≠ ${this.scoreAt(base)}`);
-      const held = this.es.length - base; // a set of one node may have a short block
-      if (held < n || this.em.length !== this.es.length) fail(`node ${x}'s block holds ${held} positions, it has ${n}`);
-      for (let j = 0; j < Math.min(1 << this.logS, held); j++) {
-        const pos = base + j;
+      const held = Math.min(blk + this.blockMask + 1, this.es.length); // one node's block may be short
+      if (base + n > held || this.em.length !== this.es.length) fail(`node ${x}'s entries pass its block`);
+      for (let pos = blk; pos < held; pos++) {
         const member = this.memberAt(pos);
-        if (j >= n) {
+        if (pos < base || pos >= base + n) {
           if (member !== "") fail(`unused position ${pos} keeps a member`);
           continue;
         }
