@@ -25,10 +25,10 @@ export const EARTH_RADIUS = 6372797.560856;
 export const D_R = Math.PI / 180;
 
 /** The four units Redis knows, as metres per unit. */
-export const UNITS = { m: 1, km: 1000, mi: 1609.34, ft: 0.3048 } as const;
+export const UNITS: Readonly<Record<GeoUnit, number>> = { m: 1, km: 1000, mi: 1609.34, ft: 0.3048 };
 
 /** A unit of distance: metres, kilometres, miles or feet. */
-export type GeoUnit = keyof typeof UNITS;
+export type GeoUnit = "m" | "km" | "mi" | "ft";
 
 /** Distance along a meridian: Redis's geohashGetLatDistance. */
 export function latDistance(lat1: number, lat2: number): number {
