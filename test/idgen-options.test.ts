@@ -266,7 +266,12 @@ describe("callbacks that call back into the generator", () => {
     const ids = await Promise.all([slow.next(), slow.next(), slow.next()]);
     expect(new Set(ids).size).toBe(3);
     let ts: TimestampCounterId;
-    ts = new TimestampCounterId({ clock: () => (ts.next(), 1_700_000_000_000) });
+    ts = new TimestampCounterId({
+      clock: () => {
+        ts.next();
+        return 1_700_000_000_000;
+      },
+    });
     expect(() => ts.next()).toThrow(/clock\(\) or counter\(\) called next\(\)/);
   });
 });

@@ -115,9 +115,17 @@ describe("the packed tarball", () => {
     const tsc = join(consumer, "node_modules/typescript/bin/tsc");
     run(
       process.execPath,
-      [tsc, "--noEmit", "--strict", "--skipLibCheck", "false", "--module", "commonjs", "--moduleResolution", "node10"].concat(
-        ["--target", "es2022", "--lib", "es2022,dom", "node10.ts"],
-      ),
+      [
+        tsc,
+        "--noEmit",
+        "--strict",
+        "--skipLibCheck",
+        "false",
+        "--module",
+        "commonjs",
+        "--moduleResolution",
+        "node10",
+      ].concat(["--target", "es2022", "--lib", "es2022,dom", "node10.ts"]),
       consumer,
     );
   });

@@ -7,13 +7,14 @@
  */
 
 /**
- * Writes the WTF-8 bytes of `s` into `out` (at least `3 · s.length` long) and returns their count:
+ * Writes the WTF-8 bytes of `s` into `out` from `at` (room for at least `3 · s.length` bytes, or
+ * {@link wtf8Length}) and returns the offset after them:
  * UTF-8 for every code point, a surrogate pair as its 4-byte code point, and each lone surrogate as
  * its own 3-byte sequence. Injective over all strings (a lead surrogate followed by a trail one is
  * always a pair, so their separate 3-byte forms never occur).
  */
-export function encodeWtf8Into(s: string, out: Uint8Array): number {
-  let n = 0;
+export function encodeWtf8Into(s: string, out: Uint8Array, at = 0): number {
+  let n = at;
   const len = s.length;
   for (let i = 0; i < len; i++) {
     const c = s.charCodeAt(i);
@@ -49,44 +50,75 @@ export function wtf8(s: string): Uint8Array {
   return out.slice(0, encodeWtf8Into(s, out));
 }
 
+/** Bytes of `s` in WTF-8: what {@link encodeWtf8Into} writes. O(|s|). */
+export function wtf8Length(s: string): number {
+  let n = s.length;
+  const len = s.length;
+  for (let i = 0; i < len; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if ((c & 0xfc00) === 0xd800 && i + 1 < len && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2; // a pair: 4 bytes for 2 code units
+      i++;
+    } else n += 2;
+  }
+  return n;
+}
+
+/** Code units decoded so far (reused while small; a longer input takes a one-shot array). */
+const SCRATCH_UNITS = 1 << 15;
+const scratchUnits = new Uint16Array(SCRATCH_UNITS);
+
 /**
  * The string whose WTF-8 bytes are `bytes[start, end)`, or `undefined` when they are not WTF-8
  * (a truncated or overlong sequence, a code point above U+10FFFF, a surrogate pair spelled as two
  * 3-byte sequences — which encodeWtf8Into never writes, so every string has one form). O(n).
  */
 export function decodeWtf8(bytes: Uint8Array, start = 0, end = bytes.length): string | undefined {
-  let s = "";
+  // A string has at most one code unit per byte.
+  const u = end - start <= SCRATCH_UNITS ? scratchUnits : new Uint16Array(end - start);
+  let n = 0;
+  let pairAt = -1; // the unit index where a trail surrogate would complete a lone lead one
   let i = start;
-  let lead = false; // the previous code point was a lone lead surrogate
   while (i < end) {
     const b = bytes[i]!;
-    let cp: number;
-    let n: number;
     if (b < 0x80) {
-      cp = b;
-      n = 1;
-    } else if (b >= 0xc2 && b < 0xe0) {
+      u[n++] = b;
+      i++;
+      continue;
+    }
+    let cp: number;
+    let len: number;
+    if (b >= 0xc2 && b < 0xe0) {
       cp = b & 0x1f;
-      n = 2;
+      len = 2;
     } else if (b >= 0xe0 && b < 0xf0) {
       cp = b & 0x0f;
-      n = 3;
+      len = 3;
     } else if (b >= 0xf0 && b < 0xf5) {
       cp = b & 0x07;
-      n = 4;
+      len = 4;
     } else return undefined;
-    if (i + n > end) return undefined;
-    for (let j = 1; j < n; j++) {
-      const c = bytes[i + j]!;
+    if (i + len > end) return undefined;
+    for (let k = 1; k < len; k++) {
+      const c = bytes[i + k]!;
       if ((c & 0xc0) !== 0x80) return undefined;
       cp = (cp << 6) | (c & 0x3f);
     }
-    if ((n === 3 && cp < 0x800) || (n === 4 && (cp < 0x10000 || cp > 0x10ffff))) return undefined;
-    const trail = cp >= 0xdc00 && cp < 0xe000;
-    if (lead && trail) return undefined;
-    lead = cp >= 0xd800 && cp < 0xdc00;
-    s += String.fromCodePoint(cp);
-    i += n;
+    if ((len === 3 && cp < 0x800) || (len === 4 && (cp < 0x10000 || cp > 0x10ffff))) return undefined;
+    i += len;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      u[n++] = 0xd800 + (cp >>> 10);
+      u[n++] = 0xdc00 + (cp & 0x3ff);
+    } else {
+      if (cp >= 0xdc00 && cp < 0xe000 && pairAt === n) return undefined;
+      u[n++] = cp;
+      if (cp >= 0xd800 && cp < 0xdc00) pairAt = n;
+    }
   }
+  let s = "";
+  for (let k = 0; k < n; k += 4096) s += String.fromCharCode.apply(null, u.subarray(k, Math.min(n, k + 4096)) as never);
   return s;
 }

@@ -26,35 +26,35 @@
  *   The header is the level-32 block at address 0 with no entries; no link points to it, so 0 is
  *   also the null link. Blocks are carved from pages, one open page per size class (levels 1, 2, 3,
  *   ≥ 4), so the tall nodes a descent lands on sit together; freed blocks go on a list per level.
- * - Entries: block k of B (rounded up to a power of two, S) consecutive positions holds one node's
- *   entries: scores in Float64Arrays, member slots in Int32Arrays, in chunks of 2^14 positions so
- *   that growth never copies a large array (chunk 0 starts small and doubles: a set of one node
- *   costs about a sorted array). Positions past a node's count hold slot 0. `blockNode[k]` is the
- *   node owning block k; freed blocks are reused.
- * - Slots: every member has a stable slot id (1-based). `members` holds the member strings by slot
- *   (arrays of 2^16), `slotPos[slot]` the position of its entry: its block exactly, its offset as a
- *   hint that a shift inside the node may have made stale — a lookup checks the hint and otherwise
- *   scans the block (O(B)), repairing it. Entries moving to another node (splits, merges, borrows)
- *   get their hints rewritten, so the index stays exact through every move without touching the
- *   Map. `index` (Map member → slot) gives O(1) ZSCORE as Redis's dict beside the skiplist does.
- *   A removed member stays in the Map as a tombstone (slot 0) until tombstones outnumber live
- *   members, then all are purged at once (amortized O(1)): V8's Map keeps a deleted entry in its
- *   bucket chain until the next rehash, so deleting and re-adding the same members made every
- *   lookup of them slower and slower; overwriting a tombstone reuses the entry.
+ * - Entries: block k of S consecutive positions (B rounded up to a power of two) holds one node's
+ *   entries, contiguous but starting anywhere in the block (`base`), so an insert or removal moves
+ *   the shorter side: scores in `es`, member strings in `em`, both in chunks of 2^14 positions so
+ *   that growth allocates a chunk and copies nothing (chunk 0 starts small and doubles: a set of one
+ *   node costs about a sorted array). `blockNode[k]` is the node owning block k; freed blocks are
+ *   reused. A range or an iteration reads consecutive positions, B entries per node visited.
+ * - Member index: `index` (Map member → slot) and `slotScore[slot]`, the member's score, give
+ *   O(1) ZSCORE as Redis's dict beside the skiplist does. An entry's position is found by a descent
+ *   on (score, member), so entries moving inside or between nodes (splits, merges, shifts) never
+ *   touch the index. A removed member stays in the Map as a tombstone (slot 0) until tombstones
+ *   outnumber live members, then all are purged at once (amortized O(1)): V8's Map keeps a deleted
+ *   entry in its bucket chain until the next rehash, so deleting and re-adding the same members made
+ *   every lookup of them slower and slower; overwriting a tombstone reuses the entry.
  *
- * Splits and merges: an insert into a full node splits it in half (an append after the last entry
- * of the last node, or before the first of the first, starts a new node instead, so ordered loads
- * fill nodes completely); a node left with fewer than B/4 entries (other than the first and the
- * last node, which need only one) is merged into a neighbour when both fit in 3B/4 entries, or
- * takes entries from it otherwise — the gap between the two bounds keeps an insert and a delete
- * at one boundary from splitting and merging over and over.
+ * Splits and merges: an insert into a full node first shifts entries into the next node, or the
+ * previous one, when it has room (evening the two out); when both neighbours are full, two full
+ * nodes split into three, which keeps nodes about 7/8 full under random inserts. An append after
+ * the last entry of the last node, or before the first of the first, starts a new node instead,
+ * so ordered loads fill nodes completely. A node left with fewer than B/4 entries (other than the
+ * first and the last, which need only one) is merged into a neighbour when both fit in 3B/4
+ * entries, or takes entries from it otherwise — the gap between the two bounds keeps an insert and
+ * a delete at one boundary from splitting and merging over and over.
  *
  * Invariants (checked by {@link ZSkipList.checkInvariants}): entries strictly increase in (score,
  * member) inside and across nodes; every node holds 1..B entries, and ≥ ⌊B/4⌋ unless it is the first
  * or the last; a node's first score equals its entry 0's score; spans equal rank differences; the
  * backward and up links mirror the forward ones; `tail` is the last node and `level` the highest
- * level in use; `index` maps exactly the members present to their slots (others to 0); every slot's
- * position lies in its entry's block; unused positions and free blocks hold slot 0.
+ * level in use; `index` maps exactly the members present to their slots (others to 0), and each
+ * slot's score is its entry's score; unused positions and free blocks hold no member string.
  *
  * Costs (n entries, N ≈ n/(0.7·B) nodes): insert, delete, a score update that moves the entry,
  * rank, entry at a rank, counts below a bound: O(log N + B) expected, each touching one or two
@@ -73,13 +73,13 @@ export const MAX_SIZE = 2 ** 26;
  * front, the arrays grow as entries arrive, so memory follows use and a careless hint cannot reserve
  * gigabytes.
  */
-export const EAGER_CAPACITY = 2 ** 16;
+const EAGER_CAPACITY = 2 ** 16;
 /** Entries per node, B (chosen by measurement: docs/skiplist.md). */
-export const NODE_SIZE = 128;
+const NODE_SIZE = 128;
 /** log2(1/p) for the node levels: p = 1/4 (chosen by measurement: docs/skiplist.md). */
-export const LEVEL_BITS = 2;
+const LEVEL_BITS = 2;
 /** Overflow policy (chosen by measurement: docs/skiplist.md). */
-export const POLICY = 3;
+const POLICY = 3;
 
 const HEADER = 0;
 const NIL = 0;
@@ -93,8 +93,17 @@ const HEADER_WORDS = LINKS + 2 * MAX_LEVEL;
 const CLASSES = 4;
 /** Largest tower page, in words (64 KiB); smaller lists take pages of 1/16 of the words in use (≥ 16). */
 const MAX_PAGE = 16384;
-/** Entry positions the arrays grow by doubling up to; beyond, by an eighth (little slack at 10^6). */
+/** Slots the score array grows by doubling up to; beyond, by an eighth (little slack at 10^6). */
 const DOUBLING = 1 << 16;
+/**
+ * Entry positions per chunk of the entry arrays: growing them allocates a chunk and copies nothing,
+ * where growing one flat array copies all of it each time (at 10^6 members, hundreds of megabytes
+ * of large arrays allocated and collected over a load). A block never straddles two chunks (its
+ * size divides this).
+ */
+export const CHUNK_BITS = 14;
+const CHUNK = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK - 1;
 /** Empty member references copied at once when the member array grows. */
 const TEMPLATE = 1 << 12;
 /** mulberry32's state advances by this constant per draw (a Weyl sequence). */
@@ -131,9 +140,9 @@ export class ZSkipList {
 
   t: Int32Array;
   tf: Float64Array;
-  /** Entry scores and member references, by position. */
-  es: Float64Array;
-  em: string[];
+  /** Entry scores and member references, by position, in chunks of 2^14 positions. */
+  es: Float64Array[] = [];
+  em: string[][] = [];
   /** Node owning each entry block. */
   blockNode: Int32Array;
   /** Each member's score, by slot (the value of its index entry). Slot 0 is never used. */
@@ -213,7 +222,8 @@ export class ZSkipList {
     const want = Math.min(capacity, EAGER_CAPACITY);
     const nodes = want <= b ? 1 : Math.ceil(want / Math.max(1, b >> 1));
     this.initialWords = HEADER_WORDS + 16 + 12 * (nodes - 1);
-    this.initialPositions = want <= b ? Math.max(8, want) : 2 ** Math.ceil(Math.log2(nodes << this.logS));
+    this.initialPositions =
+      want <= b ? Math.max(8, want) : Math.min(CHUNK, 2 ** Math.ceil(Math.log2(nodes << this.logS)));
     this.initialSlots = Math.max(8, want + 1);
     const buf = new ArrayBuffer(this.initialWords * 4);
     this.t = new Int32Array(buf);
@@ -221,8 +231,8 @@ export class ZSkipList {
     this.t[META] = MAX_LEVEL;
     this.blockNode = new Int32Array(4);
     this.slotScore = new Float64Array(this.initialSlots);
-    this.es = new Float64Array(this.allocBuffer(this.initialPositions * 8));
-    this.em = strings(this.initialPositions);
+    this.es.push(new Float64Array(this.allocBuffer(this.initialPositions * 8)));
+    this.em.push(strings(this.initialPositions));
   }
 
   // ---------------------------------------------------------------- random draws
@@ -325,19 +335,25 @@ export class ZSkipList {
   }
 
   /**
-   * Makes the entry arrays hold positions below `end`: doubling while small (a set of one node
-   * grows its block entry by entry), by an eighth beyond 2^16 positions, so the slack stays small.
-   * Nothing changes when the memory cannot be had.
+   * Makes the entry arrays hold positions below `end`: chunk 0 doubles up to a whole chunk (a set
+   * of one node grows its block entry by entry), then whole chunks are added. Nothing changes when
+   * the memory cannot be had.
    */
   private room(end: number): void {
-    const old = this.es.length;
-    if (end <= old) return;
-    const size = Math.max(end, old < DOUBLING ? old * 2 : old + (old >> 3));
-    const s = new Float64Array(this.allocBuffer(size * 8));
-    const m = this.em.concat(strings(size - old));
-    s.set(this.es);
-    this.es = s;
-    this.em = m;
+    const first = this.es[0]!;
+    if (first.length < CHUNK && end > first.length) {
+      const size = Math.min(CHUNK, Math.max(end, first.length * 2));
+      const s = new Float64Array(this.allocBuffer(size * 8));
+      const m = this.em[0]!.concat(strings(size - first.length));
+      s.set(first);
+      this.es[0] = s;
+      this.em[0] = m;
+    }
+    while (this.es.length << CHUNK_BITS < end) {
+      const s = new Float64Array(this.allocBuffer(CHUNK * 8));
+      this.es.push(s);
+      this.em.push(strings(CHUNK));
+    }
   }
 
   /** A node of `level` with an empty entry block. May throw when memory runs out; nothing is changed then. */
@@ -412,18 +428,19 @@ export class ZSkipList {
 
   /** True when position `pos` holds the entry of `member` (the check of a remembered position). */
   holds(pos: number, member: string): boolean {
-    if (pos < 0 || pos >= this.em.length || this.em[pos] !== member) return false;
+    const em = this.em[pos >>> CHUNK_BITS];
+    if (pos < 0 || em === undefined || em[pos & CHUNK_MASK] !== member) return false;
     const x = this.blockNode[pos >>> this.logS]!;
     const j = pos - this.t[x + BASE]!;
     return x !== NIL && j >= 0 && j < this.t[x + META]! >>> 6;
   }
 
   scoreAt(pos: number): number {
-    return this.es[pos]!;
+    return this.es[pos >>> CHUNK_BITS]![pos & CHUNK_MASK]!;
   }
 
   memberAt(pos: number): string {
-    return this.em[pos]!;
+    return this.em[pos >>> CHUNK_BITS]![pos & CHUNK_MASK]!;
   }
 
   /** The score of a live slot. */
@@ -493,25 +510,37 @@ export class ZSkipList {
   /** Member of node y's first entry. */
   private firstMember(y: number): string {
     const base = this.t[y + BASE]!;
-    return this.em[base]!;
+    return this.em[base >>> CHUNK_BITS]![base & CHUNK_MASK]!;
   }
 
   /** Number of entries of node x sorting before (score, member) (binary search). */
   private entriesBefore(x: number, score: number, member: string): number {
     const t = this.t;
     const base = t[x + BASE]!;
-    const es = this.es;
-    const em = this.em;
-    const lb = base; // positions are global
-    let lo = 0;
-    let hi = t[x + META]! >>> 6;
+    const es = this.es[base >>> CHUNK_BITS]!;
+    const em = this.em[base >>> CHUNK_BITS]!;
+    const lb = base & CHUNK_MASK;
+    const n = t[x + META]! >>> 6;
+    // The first entry scoring ≥ score, by scores alone: the step carries no member comparison, so it
+    // compiles to conditional moves instead of a branch the random keys mispredict.
+    let lo = lb;
+    let len = n;
+    while (len > 1) {
+      const half = len >>> 1;
+      lo = es[lo + half - 1]! < score ? lo + half : lo;
+      len -= half;
+    }
+    if (len === 1 && es[lo]! < score) lo++;
+    if (lo === lb + n || es[lo] !== score) return lo - lb;
+    // Equal scores order by member bytes: search that run by member.
+    let hi = lo + 1;
+    while (hi < lb + n && es[hi] === score) hi++;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const s = es[lb + mid]!;
-      if (s < score || (s === score && compareMembers(em[lb + mid]!, member) < 0)) lo = mid + 1;
+      if (compareMembers(em[mid]!, member) < 0) lo = mid + 1;
       else hi = mid;
     }
-    return lo;
+    return lo - lb;
   }
 
   // ---------------------------------------------------------------- descents
@@ -726,17 +755,19 @@ export class ZSkipList {
    */
   private openGap(x: number, at: number, k: number): number {
     const t = this.t;
-    let base = t[x + BASE]!;
     const n = t[x + META]! >>> 6;
+    const c = t[x + BASE]! >>> CHUNK_BITS;
+    const o = c << CHUNK_BITS; // positions of the node's chunk start here
+    let base = t[x + BASE]! - o;
     const blk = base & ~this.blockMask;
     const size = this.blockMask + 1;
-    let end = Math.min(blk + size, this.es.length); // a set of one node may have a short block
+    let end = Math.min(blk + size, this.es[c]!.length); // a set of one node may have a short block
     if (end - blk - n < k) {
-      this.room(blk + n + k);
-      end = Math.min(blk + size, this.es.length);
+      this.room(o + blk + n + k);
+      end = Math.min(blk + size, this.es[c]!.length);
     }
-    const es = this.es;
-    const em = this.em;
+    const es = this.es[c]!;
+    const em = this.em[c]!;
     const half = Math.max(k, (end - blk - n) >> 1);
     if (at < n - at) {
       if (base - blk < k) {
@@ -756,8 +787,8 @@ export class ZSkipList {
       }
       if (at < n) shift(es, em, base + at, base + n, k);
     }
-    t[x + BASE] = base;
-    return base + at;
+    t[x + BASE] = o + base;
+    return o + base + at;
   }
 
   /**
@@ -767,20 +798,21 @@ export class ZSkipList {
    */
   private closeGap(x: number, from: number, k: number): void {
     const t = this.t;
-    const base = t[x + BASE]!;
     const n = t[x + META]! >>> 6;
-    const es = this.es;
-    const em = this.em;
+    const c = t[x + BASE]! >>> CHUNK_BITS;
+    const base = t[x + BASE]! & CHUNK_MASK;
+    const es = this.es[c]!;
+    const em = this.em[c]!;
     if (from < n - from - k) {
       if (from > 0) shift(es, em, base, base + from, k);
       vacate(em, base, base + k);
-      t[x + BASE] = base + k;
+      t[x + BASE]! += k;
     } else {
       if (from + k < n) shift(es, em, base + from + k, base + n, -k);
       vacate(em, base + n - k, base + n);
     }
     t[x + META]! -= k << 6;
-    if (from === 0 && n > k) this.tf[x >> 1] = es[t[x + BASE]!]!;
+    if (from === 0 && n > k) this.tf[x >> 1] = es[t[x + BASE]! & CHUNK_MASK]!;
   }
 
   /**
@@ -791,23 +823,27 @@ export class ZSkipList {
   private moveEntries(x: number, from: number, k: number, y: number, at: number): void {
     if (k === 0) return;
     const p = this.openGap(y, at, k);
-    const es = this.es;
-    const em = this.em;
     const src = this.t[x + BASE]! + from;
+    const ys = this.es[p >>> CHUNK_BITS]!;
+    const ym = this.em[p >>> CHUNK_BITS]!;
+    const xs = this.es[src >>> CHUNK_BITS]!;
+    const xm = this.em[src >>> CHUNK_BITS]!;
+    const pl = p & CHUNK_MASK;
+    const sl = src & CHUNK_MASK;
     for (let i = 0; i < k; i++) {
-      es[p + i] = es[src + i]!;
-      em[p + i] = em[src + i]!;
+      ys[pl + i] = xs[sl + i]!;
+      ym[pl + i] = xm[sl + i]!;
     }
     this.t[y + META]! += k << 6;
-    if (at === 0) this.tf[y >> 1] = es[p]!;
+    if (at === 0) this.tf[y >> 1] = ys[pl]!;
     this.closeGap(x, from, k);
   }
 
   /** Writes (score, member) at offset j of node x (which has room). */
   private putEntry(x: number, j: number, score: number, member: string): void {
     const p = this.openGap(x, j, 1);
-    this.es[p] = score;
-    this.em[p] = member;
+    this.es[p >>> CHUNK_BITS]![p & CHUNK_MASK] = score;
+    this.em[p >>> CHUNK_BITS]![p & CHUNK_MASK] = member;
     this.t[x + META]! += 1 << 6;
     if (j === 0) this.tf[x >> 1] = score;
   }
@@ -828,7 +864,7 @@ export class ZSkipList {
    * is still in `update`. O(log N + B).
    */
   deleteAt(pos: number, slot: number): void {
-    const member = this.em[pos]!;
+    const member = this.memberAt(pos);
     this.removeAt(pos);
     this.freeSlot(slot);
     this.forget(member);
@@ -941,7 +977,7 @@ export class ZSkipList {
   updateScore(pos: number, slot: number, score: number): void {
     this.slotScore[slot] = score;
     if (this.staysInPlace(pos, score)) {
-      this.es[pos] = score;
+      this.es[pos >>> CHUNK_BITS]![pos & CHUNK_MASK] = score;
       const x = this.blockNode[pos >>> this.logS]!;
       if (pos === this.t[x + BASE]) this.tf[x >> 1] = score;
       return;
@@ -1027,8 +1063,8 @@ export class ZSkipList {
     }
     if (x === HEADER) return this.bound(x, 0, 0);
     const base = t[x + BASE]!;
-    const es = this.es;
-    const lb = base; // positions are global
+    const es = this.es[base >>> CHUNK_BITS]!;
+    const lb = base & CHUNK_MASK;
     let lo = 1;
     let hi = t[x + META]! >>> 6;
     while (lo < hi) {
@@ -1063,8 +1099,8 @@ export class ZSkipList {
     }
     if (x === HEADER) return this.bound(x, 0, 0);
     const base = t[x + BASE]!;
-    const em = this.em;
-    const lb = base; // positions are global
+    const em = this.em[base >>> CHUNK_BITS]!;
+    const lb = base & CHUNK_MASK;
     let lo = 1;
     let hi = t[x + META]! >>> 6;
     while (lo < hi) {
@@ -1110,8 +1146,8 @@ export class ZSkipList {
       const n = t[cur + META]! >>> 6;
       const k = Math.min(n - j, remaining);
       const base = t[cur + BASE]!;
-      const em = this.em;
-      for (let p = base + j; p < base + j + k; p++) {
+      const em = this.em[base >>> CHUNK_BITS]!;
+      for (let p = (base & CHUNK_MASK) + j; p < (base & CHUNK_MASK) + j + k; p++) {
         const member = em[p]!;
         this.freeSlot(this.index.get(member)!);
         this.length--;
@@ -1145,9 +1181,9 @@ export class ZSkipList {
     let j = pos - t[x + BASE]!;
     while (k > 0) {
       const base = t[x + BASE]!;
-      const es = this.es;
-      const em = this.em;
-      const lb = base;
+      const es = this.es[base >>> CHUNK_BITS]!;
+      const em = this.em[base >>> CHUNK_BITS]!;
+      const lb = base & CHUNK_MASK;
       if (reverse) {
         for (; j >= 0 && k > 0; j--, k--) out.push([em[lb + j]!, es[lb + j]!]);
         x = t[x + BACK]!;
@@ -1169,9 +1205,9 @@ export class ZSkipList {
     let j = pos - t[x + BASE]!;
     while (x !== NIL) {
       const base = t[x + BASE]!;
-      const es = this.es;
-      const em = this.em;
-      const lb = base;
+      const es = this.es[base >>> CHUNK_BITS]!;
+      const em = this.em[base >>> CHUNK_BITS]!;
+      const lb = base & CHUNK_MASK;
       const n = t[x + META]! >>> 6;
       for (; j < n; j++) {
         const s = es[lb + j]!;
@@ -1191,9 +1227,9 @@ export class ZSkipList {
     let j = pos - t[x + BASE]!;
     while (x !== NIL) {
       const base = t[x + BASE]!;
-      const es = this.es;
-      const em = this.em;
-      const lb = base;
+      const es = this.es[base >>> CHUNK_BITS]!;
+      const em = this.em[base >>> CHUNK_BITS]!;
+      const lb = base & CHUNK_MASK;
       for (; j >= 0; j--) {
         const s = es[lb + j]!;
         if ((exclusive ? s <= min : s < min) || out.length >= limit) return;
@@ -1243,17 +1279,18 @@ export class ZSkipList {
       const x = this.newNode(level);
       const t = this.t;
       const base = t[x + BASE]!;
-      if (base + n > this.es.length) this.room(base + n);
-      const es = this.es;
-      const em = this.em;
+      this.room(base + n);
+      const es = this.es[base >>> CHUNK_BITS]!;
+      const em = this.em[base >>> CHUNK_BITS]!;
+      const lb = base & CHUNK_MASK;
       for (let e = 0; e < n; e++, k++) {
         const j = order === null ? k : order[k]!;
-        es[base + e] = scores[j]!;
-        em[base + e] = members[j]!;
+        es[lb + e] = scores[j]!;
+        em[lb + e] = members[j]!;
         this.slotScore[j + 1] = scores[j]!;
       }
       t[x + META]! += n << 6;
-      this.tf[x >> 1] = es[base]!;
+      this.tf[x >> 1] = es[lb]!;
       const rank = k - n;
       const up = update[level - 1]!; // the previous node at the new node's top level: its up link
       for (let i = 0; i < level; i++) {
@@ -1289,8 +1326,8 @@ export class ZSkipList {
     this.t = new Int32Array(buf);
     this.tf = new Float64Array(buf);
     this.t[META] = MAX_LEVEL;
-    this.es = new Float64Array(this.initialPositions);
-    this.em = strings(this.initialPositions);
+    this.es = [new Float64Array(this.initialPositions)];
+    this.em = [strings(this.initialPositions)];
     this.blockNode = new Int32Array(4);
     this.slotScore = new Float64Array(this.initialSlots);
     this.freeSlots = NONE;
@@ -1318,8 +1355,8 @@ export class ZSkipList {
     c.index = new Map(this.index);
     c.t = this.t.slice();
     c.tf = new Float64Array(c.t.buffer);
-    c.es = this.es.slice();
-    c.em = this.em.slice();
+    c.es = this.es.map((a) => a.slice());
+    c.em = this.em.map((a) => a.slice());
     c.blockNode = this.blockNode.slice();
     c.slotScore = this.slotScore.slice();
     c.top = this.top;
@@ -1335,9 +1372,16 @@ export class ZSkipList {
     return c;
   }
 
+  /** The end of the positions held by the chunk of position `pos` (chunk 0 may be short). */
+  private chunkEnd(pos: number): number {
+    const c = pos >>> CHUNK_BITS;
+    return c < this.es.length ? (c << CHUNK_BITS) + this.es[c]!.length : 0;
+  }
+
   /** Bytes held by the typed arrays (not the member strings, the arrays referencing them or the index). */
   byteLength(): number {
-    const bytes = this.t.byteLength + this.blockNode.byteLength + this.slotScore.byteLength + this.es.byteLength;
+    let bytes = this.t.byteLength + this.blockNode.byteLength + this.slotScore.byteLength;
+    for (const a of this.es) bytes += a.byteLength;
     return bytes + this.freeSlots.byteLength + this.freeBlocks.byteLength;
   }
 
@@ -1375,8 +1419,8 @@ export class ZSkipList {
         fail(`block of node ${x} owned by ${this.blockNode[base >>> this.logS]}`);
       if (!Object.is(this.tf[x >> 1], this.scoreAt(base)))
         fail(`node ${x} first score ${this.tf[x >> 1]} ≠ ${this.scoreAt(base)}`);
-      const held = Math.min(blk + this.blockMask + 1, this.es.length); // one node's block may be short
-      if (base + n > held || this.em.length !== this.es.length) fail(`node ${x}'s entries pass its block`);
+      const held = Math.min(blk + this.blockMask + 1, this.chunkEnd(blk)); // one node's block may be short
+      if (base + n > held) fail(`node ${x}'s entries pass its block`);
       for (let pos = blk; pos < held; pos++) {
         const member = this.memberAt(pos);
         if (pos < base || pos >= base + n) {
@@ -1410,7 +1454,7 @@ export class ZSkipList {
     for (let i = 0; i < this.freeBlockCount; i++) {
       const base = this.freeBlocks[i]! << this.logS;
       if (this.blockNode[this.freeBlocks[i]!] !== NIL) fail(`free block ${this.freeBlocks[i]} has an owner`);
-      const held = Math.min(1 << this.logS, this.em.length - base);
+      const held = Math.min(1 << this.logS, this.chunkEnd(base) - base);
       for (let j = 0; j < held; j++) if (this.memberAt(base + j) !== "") fail(`free block ${base} keeps a member`);
     }
     // Every level: targets are live and tall enough, spans equal rank differences.

@@ -3,8 +3,9 @@
  * member present for the whole iteration is visited exactly once, and the iteration always ends.
  *
  * An iterator walks the entries in order directly while the set keeps its shape: O(1) per step, no
- * allocation beyond the result. It remembers the next member and where its entry was; when a merge
- * after a removal has moved the entry, it finds it again by its score. The set keeps weak
+ * allocation beyond the result, a step inside a node one comparison. It remembers the position of
+ * the next entry; a removal may move entries (a node closing its gap, a merge), so then it also
+ * remembers the next member, and finds its entry again by its score before the next step. The set keeps weak
  * references to its live iterators and tells them of every change before making it:
  * - a score written in place (the member keeps its place in the order) changes nothing for them;
  * - removing one member moves an iterator that was about to visit it to the member beside it, so
@@ -23,20 +24,25 @@
  * at the first member) costs nothing once collected; finished ones are pruned when the list of
  * references doubles.
  */
-import type { ZSkipList } from "./core.js";
+import { CHUNK_BITS, type ZSkipList } from "./core.js";
 
 /** What an iterator yields: 0 = `[member, score]`, 1 = member, 2 = score. */
 export type IterKind = 0 | 1 | 2;
 
 /** An iterator over a sorted set's entries, members or scores; see the module comment. */
 export class SortedSetIterator<T> implements IterableIterator<T> {
-  /**
-   * In live mode, the next member to visit (null at the end) and the position where its entry was
-   * last seen: entries move between nodes, so the position is checked before it is trusted, and
-   * the member found again by its score when it no longer holds.
-   */
-  private member: string | null;
+  /** In live mode, the position of the next entry to visit (−1 at the end). */
   private hint: number;
+  /** The end of the hint's run inside its node: one past its last entry (before its first, in reverse). */
+  private edge = 0;
+  /** The entry arrays of the chunk holding the hint's node, and the chunk's first position. */
+  private scores: Float64Array;
+  private members: string[];
+  private chunk = 0;
+  /** Set by a removal, which may move entries: the hint is then found again from {@link member}. */
+  private moved = false;
+  /** The next member to visit while {@link moved} (null at the end). */
+  private member: string | null = null;
   /** Members not visited yet, copied on the first change that could reorder the walk; null until then. */
   private rest: string[] | null = null;
   private pos = 0;
@@ -49,9 +55,10 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     private readonly kind: IterKind,
     readonly reverse: boolean,
   ) {
-    const p = reverse ? list.lastPos() : list.firstPos();
-    this.hint = p;
-    this.member = p < 0 ? null : list.memberAt(p);
+    this.hint = reverse ? list.lastPos() : list.firstPos();
+    this.scores = list.es[0]!;
+    this.members = list.em[0]!;
+    this.edge = this.edgeOf(this.hint);
     cursors.add(this);
   }
 
@@ -63,10 +70,9 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   next(): IteratorResult<T, undefined> {
     const list = this.list;
     if (this.rest === null) {
-      const member = this.member;
-      if (member !== null) {
-        const p = this.here(member);
-        const value = this.make(member, list.scoreAt(p));
+      const p = this.moved ? this.found() : this.hint;
+      if (p >= 0) {
+        const value = this.make(this.members[p - this.chunk]!, this.scores[p - this.chunk]!);
         this.step(p);
         return { value, done: false };
       }
@@ -93,18 +99,41 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     return this;
   }
 
-  /** Position of `member`'s entry: the hint when it still holds it, else found by its score. */
-  private here(member: string): number {
+  /** The hint after a removal: the remembered member's entry, found by its score (−1 at the end). */
+  private found(): number {
     const list = this.list;
-    return list.holds(this.hint, member) ? this.hint : list.posOf(list.scoreOf(list.find(member)), member);
+    const member = this.member;
+    const p = member === null ? -1 : list.posOf(list.scoreOf(list.find(member)), member);
+    this.moved = false;
+    this.member = null;
+    this.hint = p;
+    this.edge = this.edgeOf(p);
+    return p;
+  }
+
+  /**
+   * Where the run of entries from `p` to the end of its node stops, in walk order; takes the arrays
+   * of p's chunk (a node never straddles two).
+   */
+  private edgeOf(p: number): number {
+    if (p < 0) return 0;
+    const list = this.list;
+    const c = p >>> CHUNK_BITS;
+    this.chunk = c << CHUNK_BITS;
+    this.scores = list.es[c]!;
+    this.members = list.em[c]!;
+    const x = list.nodeOf(p);
+    return this.reverse ? list.baseOf(x) - 1 : list.baseOf(x) + list.countOf(x);
   }
 
   /** Moves to the entry after (before, in reverse) position p, which was just read. */
   private step(p: number): void {
     const list = this.list;
-    const q = this.reverse ? list.prevPos(p) : list.nextPos(p);
-    this.hint = q;
-    this.member = q < 0 ? null : list.memberAt(q);
+    if (this.reverse) {
+      if (p - 1 > this.edge) this.hint = p - 1;
+      else this.edge = this.edgeOf((this.hint = list.prevPos(p)));
+    } else if (p + 1 < this.edge) this.hint = p + 1;
+    else this.edge = this.edgeOf((this.hint = list.nextPos(p)));
   }
 
   private make(member: string, score: number): T {
@@ -115,7 +144,7 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   private finish(): void {
     if (this.done) return;
     this.done = true;
-    this.member = null;
+    this.hint = -1;
     this.rest = [];
     this.cursors.release(this);
   }
@@ -124,23 +153,27 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   detach(): void {
     const list = this.list;
     const rest: string[] = [];
-    if (this.member !== null) {
-      for (let p = this.here(this.member); p >= 0; p = this.reverse ? list.prevPos(p) : list.nextPos(p))
-        rest.push(list.memberAt(p));
-    }
+    for (let p = this.moved ? this.found() : this.hint; p >= 0; p = this.reverse ? list.prevPos(p) : list.nextPos(p))
+      rest.push(list.memberAt(p));
     this.rest = rest;
     this.pos = 0;
-    this.member = null;
+    this.hint = -1;
   }
 
-  /** Called before `member` is removed: step over it if it is the next to visit. */
+  /** Called before `member` is removed: step over it if it is the next to visit, and remember the next member. */
   removing(member: string): void {
-    if (this.member === member) this.step(this.here(member));
+    const list = this.list;
+    let p = this.moved ? this.found() : this.hint;
+    if (p >= 0 && list.memberAt(p) === member) p = this.reverse ? list.prevPos(p) : list.nextPos(p);
+    this.member = p < 0 ? null : list.memberAt(p);
+    this.moved = true;
   }
 
   /** Called when the set is emptied: nothing present now was present throughout. */
   end(): void {
     this.done = true;
+    this.hint = -1;
+    this.moved = false;
     this.member = null;
     this.rest = [];
   }

@@ -15,6 +15,7 @@
  */
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { formatError } from "../internal/errors.js";
+import { decodeWtf8, encodeWtf8Into, wtf8Length } from "../internal/wtf8.js";
 import { MAX_SIZE } from "./core.js";
 import { compareMembers } from "./order.js";
 
@@ -23,107 +24,6 @@ const VERSION = 1;
 const HEADER = 4 + 1 + 4 + 4;
 /** Bytes an entry takes at least: its score and its length. */
 const ENTRY = 8 + 4;
-
-/** Bytes of `s` in WTF-8 (UTF-8, lone surrogates as 3-byte forms). */
-export function wtf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 2; // a pair: 4 bytes for 2 code units
-      i++;
-    } else n += 2;
-  }
-  return n;
-}
-
-/** Writes `s` as WTF-8 into `out` at `at`; returns the offset after it. */
-export function wtf8Encode(s: string, out: Uint8Array, at: number): number {
-  for (let i = 0; i < s.length; i++) {
-    let c = s.charCodeAt(i);
-    if (c < 0x80) {
-      out[at++] = c;
-    } else if (c < 0x800) {
-      out[at++] = 0xc0 | (c >> 6);
-      out[at++] = 0x80 | (c & 63);
-    } else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      c = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00);
-      out[at++] = 0xf0 | (c >> 18);
-      out[at++] = 0x80 | ((c >> 12) & 63);
-      out[at++] = 0x80 | ((c >> 6) & 63);
-      out[at++] = 0x80 | (c & 63);
-    } else {
-      out[at++] = 0xe0 | (c >> 12);
-      out[at++] = 0x80 | ((c >> 6) & 63);
-      out[at++] = 0x80 | (c & 63);
-    }
-  }
-  return at;
-}
-
-/** Code units of the member being decoded (reused). */
-let units = new Uint16Array(256);
-
-/**
- * Decodes strict WTF-8 (the output of {@link wtf8Encode}, nothing else) or throws a
- * RedstructFormatError naming `what`.
- */
-export function wtf8Decode(bytes: Uint8Array, where: string, what: string): string {
-  if (units.length < bytes.length) units = new Uint16Array(Math.max(bytes.length, 2 * units.length));
-  const u = units;
-  const bad = () => formatError(where, `${what} is not valid UTF-8 (WTF-8)`);
-  let n = 0;
-  let lowAfterHigh = -1; // the unit index where a low surrogate would complete a high one
-  for (let i = 0; i < bytes.length; ) {
-    const b = bytes[i]!;
-    if (b < 0x80) {
-      u[n++] = b;
-      i++;
-      continue;
-    }
-    let cp: number;
-    let len: number;
-    let min: number;
-    if (b >= 0xc2 && b <= 0xdf) {
-      cp = b & 0x1f;
-      len = 2;
-      min = 0x80;
-    } else if (b >= 0xe0 && b <= 0xef) {
-      cp = b & 0x0f;
-      len = 3;
-      min = 0x800;
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      cp = b & 0x07;
-      len = 4;
-      min = 0x10000;
-    } else {
-      throw bad();
-    }
-    if (i + len > bytes.length) throw bad();
-    for (let k = 1; k < len; k++) {
-      const c = bytes[i + k]!;
-      if ((c & 0xc0) !== 0x80) throw bad();
-      cp = (cp << 6) | (c & 63);
-    }
-    if (cp < min || cp > 0x10ffff) throw bad();
-    i += len;
-    if (cp >= 0x10000) {
-      cp -= 0x10000;
-      u[n++] = 0xd800 + (cp >> 10);
-      u[n++] = 0xdc00 + (cp & 0x3ff);
-    } else {
-      // A lone low surrogate right after a lone high one is a pair written in two halves.
-      if (cp >= 0xdc00 && cp < 0xe000 && lowAfterHigh === n) throw bad();
-      u[n++] = cp;
-      if (cp >= 0xd800 && cp < 0xdc00) lowAfterHigh = n;
-    }
-  }
-  let s = "";
-  for (let i = 0; i < n; i += 4096) s += String.fromCharCode.apply(null, u.subarray(i, Math.min(n, i + 4096)) as never);
-  return s;
-}
 
 /** The bytes of a set holding `members[i]` with `scores[i]`, in order, and the generator state. */
 export function writeSortedSet(state: number, members: readonly string[], scores: Float64Array): Uint8Array {
@@ -135,7 +35,7 @@ export function writeSortedSet(state: number, members: readonly string[], scores
   w.magic(MAGIC).u8(VERSION).u32(state).u32(count);
   for (let i = 0; i < count; i++) {
     w.f64(scores[i]!).u32(lengths[i]!);
-    w.offset = wtf8Encode(members[i]!, w.bytes, w.offset);
+    w.offset = encodeWtf8Into(members[i]!, w.bytes, w.offset);
   }
   return w.finish();
 }
@@ -163,7 +63,8 @@ export function readSortedSet(bytes: Uint8Array, where: string): ReadSet {
     const score = r.f64(`the score of entry ${i}`);
     if (Number.isNaN(score)) throw formatError(where, `entry ${i} has a NaN score`);
     const len = r.u32(`the member length of entry ${i}`);
-    const member = wtf8Decode(r.view(len, `the member of entry ${i}`), where, `the member of entry ${i}`);
+    const member = decodeWtf8(r.view(len, `the member of entry ${i}`));
+    if (member === undefined) throw formatError(where, `the member of entry ${i} is not valid UTF-8 (WTF-8)`);
     if (i > 0) {
       const prev = scores[i - 1]!;
       if (prev > score || (prev === score && compareMembers(members[i - 1]!, member) >= 0)) {

@@ -163,20 +163,10 @@ function checkCombination(nx: boolean, xx: boolean, gt: boolean, lt: boolean): v
   }
 }
 
-/** Describes a value for an error message, naming an options object by its keys instead of "[object Object]". */
-function shown(value: unknown): string {
-  if (value instanceof SortedSet) return "a SortedSet";
-  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    const keys = Object.keys(value);
-    return keys.length === 0 ? "an empty object {}" : `an object with keys ${keys.join(", ")}`;
-  }
-  return describe(value);
-}
-
 /** The TypeError for sets handed to a combining method as separate arguments (or an options object first). */
 function setsError(method: string, param: string, value: unknown): TypeError {
   return new TypeError(
-    `redstruct/${WHERE}: ${param} must be an iterable of SortedSets, got ${shown(value)}; pass the sets in ` +
+    `redstruct/${WHERE}: ${param} must be an iterable of SortedSets, got ${describe(value)}; pass the sets in ` +
       `one array: SortedSet.${method}([a, b]${method === "intersectCard" ? ", limit" : method === "diff" ? "" : ", options"})`,
   );
 }
@@ -335,7 +325,12 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       const param = `sets[${lists.length}]`;
       if (!(set instanceof SortedSet)) {
         if (set !== null && typeof set === "object" && Object.getPrototypeOf(set) === Object.prototype) {
-          throw typeError(WHERE, param, set, `a SortedSet, got ${shown(set)} (an options object goes after the array)`);
+          throw typeError(
+            WHERE,
+            param,
+            set,
+            `a SortedSet, got ${describe(set)} (an options object goes after the array)`,
+          );
         }
         checkInstance(WHERE, param, set, SortedSet);
       }
@@ -580,7 +575,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * one that draws node levels, so a seeded set gives the same draws every run). `count > 0`:
    * `min(count, size)` distinct members, each subset equally likely (the whole set, in order, when
    * `count ≥ size`; otherwise in no particular order). `count < 0`: `|count|` independent uniform
-   * draws, repeats possible, at most {@link MAX_DRAWS} (2^20) of them per call. `count = 0` or an
+   * draws, repeats possible, at most 2^20 of them per call. `count = 0` or an
    * empty set: `[]`. With `withScores`, `[member, score]` entries. Costs O(k log n) for the k
    * entries returned (O(n) for the whole set), and allocates the k-entry result.
    * @throws RangeError when `count` is not an integer in [−2^20, 2^53 − 1].
