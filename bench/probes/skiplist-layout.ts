@@ -1,21 +1,22 @@
 /**
  * Probe (not part of `npm run bench`): the layout parameters of `SortedSet`'s macro nodes at 10^6
  * members built by random inserts — entries per node B, level probability p and overflow policy —
- * timed on the same members and scores in one process. Each layout is built three times, the
+ * timed on the same members and scores in one process (below 2^20 members, inserts build 2^20 / n sets). Each layout is built three times, the
  * layouts taking turns; each figure is the median of the three (ns per operation; bytes per member
  * are `byteLength` / n, the member strings and the Map excluded, the same for every layout).
  *
- *     node --expose-gc --import tsx bench/probes/skiplist-layout.ts
+ *     node --expose-gc --import tsx bench/probes/skiplist-layout.ts [n = 1000000]
  */
 import type { Layout } from "../../src/skiplist/core.js";
 import { type SortedSet, sortedSetWithLayout } from "../../src/skiplist/sorted-set.js";
 import { distinctStrings, prng } from "../lib.js";
 
-const n = 1e6;
+const n = Number(process.argv[2] ?? 1e6);
 const random = prng(7);
 const members = distinctStrings(n, 7, "member:");
 const scores = Float64Array.from({ length: n }, () => random());
 const Q = 1 << 16;
+const builds = Math.max(1, Math.round(2 ** 20 / n));
 const picks = Int32Array.from({ length: Q }, () => (random() * n) | 0);
 const lows = Float64Array.from({ length: Q }, () => random() * 0.999);
 const fresh = Float64Array.from({ length: Q }, () => random());
@@ -63,9 +64,12 @@ function measure(set: SortedSet): Omit<Record<Column, number>, "insert" | "bytes
 for (let round = 0; round < 3; round++) {
   for (const [name, layout] of layouts) {
     (globalThis as { gc?: () => void }).gc?.();
-    const set = sortedSetWithLayout(layout, { seed: 1 });
-    const insert = time(n, () => {
-      for (let i = 0; i < n; i++) set.add(members[i]!, scores[i]!);
+    let set = sortedSetWithLayout(layout, { seed: 1 });
+    const insert = time(n * builds, () => {
+      for (let b = 0; b < builds; b++) {
+        set = sortedSetWithLayout(layout, { seed: 1 });
+        for (let i = 0; i < n; i++) set.add(members[i]!, scores[i]!);
+      }
     });
     const row = { insert, "bytes/member": set.byteLength / n, ...measure(set) };
     const acc =

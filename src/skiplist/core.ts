@@ -91,6 +91,11 @@ const LINKS = 6;
 const HEADER_WORDS = LINKS + 2 * MAX_LEVEL;
 /** Size classes of tower blocks: levels 1, 2, 3 and ≥ 4. */
 const CLASSES = 4;
+/** Offsets in ZSkipList's `alloc` array, and its length (even: the views after it stay 8-byte aligned). */
+const PAGE_NEXT = 0;
+const PAGE_END = CLASSES;
+const FREE_TOWER = 2 * CLASSES;
+const ALLOC_WORDS = FREE_TOWER + MAX_LEVEL + 2;
 /** Largest tower page, in words (64 KiB); smaller lists take pages of 1/16 of the words in use (≥ 16). */
 const MAX_PAGE = 16384;
 /** Slots the score array grows by doubling up to; beyond, by an eighth (little slack at 10^6). */
@@ -169,9 +174,12 @@ export class ZSkipList {
 
   /** Next unused tower word. */
   private top = HEADER_WORDS;
-  private readonly pageNext = new Int32Array(CLASSES);
-  private readonly pageEnd = new Int32Array(CLASSES);
-  private readonly freeTower = new Int32Array(MAX_LEVEL + 1);
+  /**
+   * Tower allocation state in one small array: per size class the next free word of its open page
+   * (at PAGE_NEXT + class) and the page's end (PAGE_END + class), and per level the head of its
+   * free list (FREE_TOWER + level).
+   */
+  private alloc: Int32Array;
   /** Entry blocks handed out so far, and the stack of freed ones. */
   private blockTop = 0;
   private freeBlocks: Int32Array<ArrayBuffer> = NONE;
@@ -199,6 +207,8 @@ export class ZSkipList {
   private readonly initialWords: number;
   private readonly initialPositions: number;
   private readonly initialSlots: number;
+  /** Whether the initial arrays share one buffer (see {@link initialArrays}). */
+  private readonly small: boolean;
 
   /** `capacity`: entries to make room for (a hint; at most {@link EAGER_CAPACITY} are allocated at once). */
   constructor(seed: number, capacity = 16, layout: Layout = { nodeSize: NODE_SIZE, levelBits: LEVEL_BITS }) {
@@ -225,14 +235,37 @@ export class ZSkipList {
     this.initialPositions =
       want <= b ? Math.max(8, want) : Math.min(CHUNK, 2 ** Math.ceil(Math.log2(nodes << this.logS)));
     this.initialSlots = Math.max(8, want + 1);
-    const buf = new ArrayBuffer(this.initialWords * 4);
-    this.t = new Int32Array(buf);
-    this.tf = new Float64Array(buf);
+    this.small = want <= b;
+    this.t = this.tf = this.slotScore = this.blockNode = this.alloc = NONE as never; // set just below
+    this.initialArrays();
+  }
+
+  /**
+   * Gives the list its initial arrays. A small list takes them as views of one buffer: an
+   * ArrayBuffer and a view cost about a hundred bytes each beyond their data, so a set of a few
+   * members costs about what its entries do; each array leaves the shared buffer when it grows.
+   */
+  private initialArrays(): void {
+    const towers = this.initialWords * 4;
+    const slots = this.initialSlots * 8;
+    const positions = this.initialPositions * 8;
+    const blocks = 4 * 4;
+    const shared = this.small ? new ArrayBuffer(ALLOC_WORDS * 4 + blocks + towers + slots + positions) : undefined;
+    let at = 0;
+    const take = (bytes: number): [ArrayBuffer, number] => {
+      if (shared === undefined) return [this.allocBuffer(bytes), 0];
+      at += bytes;
+      return [shared, at - bytes];
+    };
+    this.alloc = new Int32Array(...take(ALLOC_WORDS * 4), ALLOC_WORDS);
+    this.blockNode = new Int32Array(...take(blocks), 4);
+    const [tb, to] = take(towers);
+    this.t = new Int32Array(tb, to, this.initialWords);
+    this.tf = new Float64Array(tb, to, this.initialWords >> 1);
     this.t[META] = MAX_LEVEL;
-    this.blockNode = new Int32Array(4);
-    this.slotScore = new Float64Array(this.initialSlots);
-    this.es.push(new Float64Array(this.allocBuffer(this.initialPositions * 8)));
-    this.em.push(strings(this.initialPositions));
+    this.slotScore = new Float64Array(...take(slots), this.initialSlots);
+    this.es = [new Float64Array(...take(positions), this.initialPositions)];
+    this.em = [strings(this.initialPositions)];
   }
 
   // ---------------------------------------------------------------- random draws
@@ -277,23 +310,24 @@ export class ZSkipList {
   // ---------------------------------------------------------------- allocation
 
   private allocTower(level: number): number {
-    let x = this.freeTower[level]!;
+    const alloc = this.alloc;
+    let x = alloc[FREE_TOWER + level]!;
     if (x !== NIL) {
-      this.freeTower[level] = this.t[x + BACK]!;
+      alloc[FREE_TOWER + level] = this.t[x + BACK]!;
     } else {
       const c = (level < CLASSES ? level : CLASSES) - 1;
       const words = LINKS + 2 * level;
-      x = this.pageNext[c]!;
-      if (x + words > this.pageEnd[c]!) {
+      x = alloc[PAGE_NEXT + c]!;
+      if (x + words > alloc[PAGE_END + c]!) {
         // A new page for this class, sized in proportion to the list (small sets stay small).
         // Even: blocks stay 8-byte aligned; never smaller than the block (a tall node's is 70 words).
         const page = Math.max(words, 16, Math.min(MAX_PAGE, (this.top >> 4) & ~1));
         x = this.top;
         if (x + page > this.t.length) this.growTowers(x + page); // may throw: nothing is changed yet
         this.top = x + page;
-        this.pageEnd[c] = this.top;
+        alloc[PAGE_END + c] = this.top;
       }
-      this.pageNext[c] = x + words;
+      alloc[PAGE_NEXT + c] = x + words;
     }
     return x;
   }
@@ -375,9 +409,9 @@ export class ZSkipList {
     this.blockNode[k] = NIL;
     if (this.freeBlockCount === this.freeBlocks.length) this.freeBlocks = grown(this.freeBlocks);
     this.freeBlocks[this.freeBlockCount++] = k;
-    t[x + BACK] = this.freeTower[level]!;
+    t[x + BACK] = this.alloc[FREE_TOWER + level]!;
     t[x + META] = 0;
-    this.freeTower[level] = x;
+    this.alloc[FREE_TOWER + level] = x;
   }
 
   /** A slot: where a member's score is kept, the value of its index entry. */
@@ -971,8 +1005,8 @@ export class ZSkipList {
   /**
    * Gives the entry at `pos` (of the member with `slot`; found by {@link posOf}, whose path is still
    * in `update`) a new score. When its neighbours still bracket it the score is written in place
-   * (O(1), as Redis's zslUpdateScore does); when it stays inside its node it moves there (O(B), no
-   * span changes); otherwise it is unlinked and inserted again.
+   * (O(1), as Redis's zslUpdateScore does); when it stays inside its node, the entries between its
+   * old and new places move over by one (no span changes); otherwise it is unlinked and inserted again.
    */
   updateScore(pos: number, slot: number, score: number): void {
     this.slotScore[slot] = score;
@@ -993,8 +1027,19 @@ export class ZSkipList {
       (w === NIL || this.entryBefore(t[w + BASE]! + (t[w + META]! >>> 6) - 1, score, member)) &&
       (y === NIL || !this.entryBefore(t[y + BASE]!, score, member))
     ) {
-      this.takeEntry(x, pos - t[x + BASE]!);
-      this.putEntry(x, this.entriesBefore(x, score, member), score, member);
+      // The entries between the old place and the new one move over by one: no span changes.
+      const base = t[x + BASE]!;
+      const j = pos - base;
+      const k = this.entriesBefore(x, score, member); // counts the old entry when it sorts before
+      const es = this.es[base >>> CHUNK_BITS]!;
+      const em = this.em[base >>> CHUNK_BITS]!;
+      const lb = base & CHUNK_MASK;
+      const to = k > j ? k - 1 : k;
+      if (k > j) shift(es, em, lb + j + 1, lb + k, -1);
+      else shift(es, em, lb + k, lb + j, 1);
+      es[lb + to] = score;
+      em[lb + to] = member;
+      this.tf[x >> 1] = es[lb]!;
       return;
     }
     this.removeAt(pos);
@@ -1322,19 +1367,9 @@ export class ZSkipList {
    */
   clear(): void {
     this.index.clear();
-    const buf = new ArrayBuffer(this.initialWords * 4);
-    this.t = new Int32Array(buf);
-    this.tf = new Float64Array(buf);
-    this.t[META] = MAX_LEVEL;
-    this.es = [new Float64Array(this.initialPositions)];
-    this.em = [strings(this.initialPositions)];
-    this.blockNode = new Int32Array(4);
-    this.slotScore = new Float64Array(this.initialSlots);
+    this.initialArrays();
     this.freeSlots = NONE;
     this.freeBlocks = NONE;
-    this.freeTower.fill(0);
-    this.pageNext.fill(0);
-    this.pageEnd.fill(0);
     this.freeSlotCount = 0;
     this.freeBlockCount = 0;
     this.blockTop = 0;
@@ -1360,9 +1395,7 @@ export class ZSkipList {
     c.blockNode = this.blockNode.slice();
     c.slotScore = this.slotScore.slice();
     c.top = this.top;
-    c.pageNext.set(this.pageNext);
-    c.pageEnd.set(this.pageEnd);
-    c.freeTower.set(this.freeTower);
+    c.alloc.set(this.alloc);
     c.blockTop = this.blockTop;
     c.freeBlocks = this.freeBlocks.slice();
     c.freeBlockCount = this.freeBlockCount;
