@@ -18,19 +18,19 @@ const STRUCTURES = ["hll", "bloom", "skiplist", "dict", "idgen", "cuckoo", "cms"
 
 /** Gzipped bytes allowed per subpath. */
 const BUDGET: Record<string, number> = {
-  hash: 7_500,
-  hll: 14_000,
-  bloom: 19_000,
-  skiplist: 11_000,
-  dict: 8_000,
-  idgen: 6_000,
-  cuckoo: 5_500,
-  cms: 4_500,
-  topk: 6_000,
-  tdigest: 12_000,
+  hash: 7_600,
+  hll: 15_500,
+  bloom: 21_000,
+  skiplist: 19_000,
+  dict: 11_500,
+  idgen: 6_100,
+  cuckoo: 8_400,
+  cms: 6_800,
+  topk: 7_400,
+  tdigest: 12_100,
 };
-// geo bundles the sorted set: its budget is the sorted set's plus its own (5.7 kB when set).
-BUDGET.geo = BUDGET.skiplist! + 7_000;
+// geo bundles the sorted set: its budget is the sorted set's plus its own (4.1 kB when set).
+BUDGET.geo = BUDGET.skiplist! + 5_000;
 
 interface Bundle {
   gzip: number;
@@ -71,10 +71,10 @@ describe("bundle sizes", () => {
     });
   }
 
-  it("BloomFilter alone: within 7000 B gzipped, without murmurhash3js-revisited", async () => {
+  it("BloomFilter alone: within 8500 B gzipped, without murmurhash3js-revisited", async () => {
     const b = await bundle(`export { BloomFilter } from "./src/bloom/index.ts";`);
     expect(b.inputs.some((f) => f.includes("murmurhash3js-revisited"))).toBe(false);
-    expect(b.gzip).toBeLessThanOrEqual(7_000);
+    expect(b.gzip).toBeLessThanOrEqual(8_500);
   });
 
   it("the hash subpath without murmur3_128 leaves murmurhash3js-revisited out", async () => {

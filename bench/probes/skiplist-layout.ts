@@ -1,11 +1,12 @@
 /**
- * Probe (not part of `npm run bench`): the layout parameters of `SortedSet`'s macro nodes at 10^6
- * members built by random inserts — entries per node B, level probability p and overflow policy —
- * timed on the same members and scores in one process (below 2^20 members, inserts build 2^20 / n sets). Each layout is built three times, the
- * layouts taking turns; each figure is the median of the three (ns per operation; bytes per member
- * are `byteLength` / n, the member strings and the Map excluded, the same for every layout).
+ * Probe (not part of `npm run bench`): the layout parameters of `SortedSet`'s macro nodes —
+ * entries per node B, level probability p and overflow policy — at n members built by random
+ * inserts (10^6 unless given), timed on the same members and scores in one process. Each layout is
+ * built three times, the layouts taking turns (below 2^20 members, a build makes 2^20 / n sets);
+ * each figure is the median of the three, in ns per operation. Bytes per member are `byteLength`
+ * / n: the typed arrays only (the member strings and the Map are the same for every layout).
  *
- *     node --expose-gc --import tsx bench/probes/skiplist-layout.ts [n = 1000000]
+ *     node --expose-gc --import tsx bench/probes/skiplist-layout.ts [n]
  */
 import type { Layout } from "../../src/skiplist/core.js";
 import { type SortedSet, sortedSetWithLayout } from "../../src/skiplist/sorted-set.js";
@@ -22,6 +23,7 @@ const lows = Float64Array.from({ length: Q }, () => random() * 0.999);
 const fresh = Float64Array.from({ length: Q }, () => random());
 
 const layouts: [string, Layout][] = [
+  ["B = 16, p = 1/4, shifts + 2→3", { nodeSize: 16, levelBits: 2, policy: 3 }],
   ["B = 32, p = 1/4, shifts + 2→3", { nodeSize: 32, levelBits: 2, policy: 3 }],
   ["B = 64, p = 1/4, shifts + 2→3", { nodeSize: 64, levelBits: 2, policy: 3 }],
   ["B = 128, p = 1/4, shifts + 2→3 (default)", { nodeSize: 128, levelBits: 2, policy: 3 }],
@@ -33,7 +35,15 @@ const layouts: [string, Layout][] = [
   ["B = 128, p = 1/4, shift into the next node", { nodeSize: 128, levelBits: 2, policy: 1 }],
 ];
 
-const columns = ["insert", "range of 100", "rank(member)", "at(i)", "score update", "bytes/member"] as const;
+const columns = [
+  "insert",
+  "range of 100",
+  "rank(member)",
+  "at(i)",
+  "score update",
+  "delete + re-insert",
+  "bytes/member",
+] as const;
 type Column = (typeof columns)[number];
 const results = new Map<string, Record<Column, number[]>>();
 let sink = 0;
@@ -58,6 +68,14 @@ function measure(set: SortedSet): Omit<Record<Column, number>, "insert" | "bytes
     "score update": time(Q, () => {
       for (let i = 0; i < Q; i++) set.add(members[picks[i]!]!, fresh[i]!);
     }),
+    "delete + re-insert": time(Q, () => {
+      for (let i = 0; i < Q; i++) {
+        const member = members[picks[i]!]!;
+        const score = set.score(member)!;
+        set.delete(member);
+        set.add(member, score);
+      }
+    }),
   };
 }
 
@@ -81,7 +99,7 @@ for (let round = 0; round < 3; round++) {
 }
 
 const median = (a: number[]) => a.slice().sort((x, y) => x - y)[a.length >> 1]!;
-console.log(`| layout at 10^6 | ${columns.map((c) => (c === "bytes/member" ? c : `${c} (ns)`)).join(" | ")} |`);
+console.log(`| layout, n = ${n} | ${columns.map((c) => (c === "bytes/member" ? c : `${c} (ns)`)).join(" | ")} |`);
 console.log(`| --- | ${columns.map(() => "---").join(" | ")} |`);
 for (const [name, acc] of results)
   console.log(`| ${name} | ${columns.map((c) => median(acc[c]).toFixed(0)).join(" | ")} |`);
