@@ -2,21 +2,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SortedSet, type SortedSetEntry } from "../src/skiplist/index.js";
 import { sortedSetWithLayout } from "../src/skiplist/sorted-set.js";
+import { byteCompare } from "./support/byte-order.js";
 
 // Model-based commands (fc.commands) against a trivial reference — a sorted array — on sets whose
 // nodes hold 2, 3 or 4 entries, so every run splits nodes, shifts entries between neighbours,
 // merges and rebalances them, empties and unlinks nodes and changes the list's level; each
 // overflow policy and level probability is drawn per run. checkInvariants() after every command.
-
-const encoder = new TextEncoder();
-/** Redis's order for members: memcmp of the UTF-8 bytes (independent of compareMembers). */
-function byteCompare(a: string, b: string): number {
-  const x = encoder.encode(a);
-  const y = encoder.encode(b);
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
-}
 
 /** The reference: entries in an array, sorted again after every change. */
 interface Model {

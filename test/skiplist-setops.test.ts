@@ -1,19 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Aggregate, SortedSet, type SortedSetEntry } from "../src/skiplist/index.js";
+import { byteCompare } from "./support/byte-order.js";
 
 // Model-based properties of the Redis 6.2+ additions: union / intersect / diff / intersectCard,
 // incrBy with flags, scores, randomMembers. The model is written from Redis's documented rules on
 // plain arrays and Maps; checkInvariants() runs on every set produced or changed.
 
-const encoder = new TextEncoder();
-function byteCompare(a: string, b: string): number {
-  const x = encoder.encode(a);
-  const y = encoder.encode(b);
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
-}
 const sortEntries = (e: SortedSetEntry[]) =>
   e.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : byteCompare(a[0], b[0])));
 

@@ -2,18 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_LEVEL, ZSkipList } from "../src/skiplist/core.js";
 import { compareMembers, SortedSet, type SortedSetEntry } from "../src/skiplist/index.js";
+import { byteCompare } from "./support/byte-order.js";
 
 // ---------------------------------------------------------------- an independent reference model
-
-const encoder = new TextEncoder();
-/** Redis's order for members: memcmp of the UTF-8 bytes (independent of compareMembers). */
-function byteCompare(a: string, b: string): number {
-  const x = encoder.encode(a);
-  const y = encoder.encode(b);
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
-}
 
 /** A sorted array of entries, re-sorted after every change: slow and obviously right. */
 class Model {
