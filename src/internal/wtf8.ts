@@ -66,9 +66,12 @@ export function wtf8Length(s: string): number {
   return n;
 }
 
-/** Code units decoded so far (reused while small; a longer input takes a one-shot array). */
+/**
+ * Code units decoded so far: one array reused, grown by doubling up to 2^15 units (64 KiB) as inputs
+ * need it; a longer input takes a one-shot array, so the kept scratch stays bounded.
+ */
 const SCRATCH_UNITS = 1 << 15;
-const scratchUnits = new Uint16Array(SCRATCH_UNITS);
+let scratchUnits = new Uint16Array(0);
 
 /**
  * The string whose WTF-8 bytes are `bytes[start, end)`, or `undefined` when they are not WTF-8
@@ -77,7 +80,11 @@ const scratchUnits = new Uint16Array(SCRATCH_UNITS);
  */
 export function decodeWtf8(bytes: Uint8Array, start = 0, end = bytes.length): string | undefined {
   // A string has at most one code unit per byte.
-  const u = end - start <= SCRATCH_UNITS ? scratchUnits : new Uint16Array(end - start);
+  const need = end - start;
+  if (need > scratchUnits.length && need <= SCRATCH_UNITS) {
+    scratchUnits = new Uint16Array(Math.min(SCRATCH_UNITS, Math.max(need, 2 * scratchUnits.length, 64)));
+  }
+  const u = need <= scratchUnits.length ? scratchUnits : new Uint16Array(need);
   let n = 0;
   let pairAt = -1; // the unit index where a trail surrogate would complete a lone lead one
   let i = start;

@@ -143,15 +143,16 @@ export class ZSkipList {
   /** member → slot, or 0 (a tombstone) for a removed member. */
   index = new Map<string, number>();
 
-  t: Int32Array;
-  tf: Float64Array;
+  /** Towers (set, like the other typed arrays, by {@link initialArrays} and grown as needed). */
+  t!: Int32Array;
+  tf!: Float64Array;
   /** Entry scores and member references, by position, in chunks of 2^14 positions. */
   es: Float64Array[] = [];
   em: string[][] = [];
   /** Node owning each entry block. */
-  blockNode: Int32Array;
+  blockNode!: Int32Array;
   /** Each member's score, by slot (the value of its index entry). Slot 0 is never used. */
-  slotScore: Float64Array;
+  slotScore!: Float64Array;
   /** Set by {@link posOf}: the rank of the entry found. */
   posRank = 0;
   /**
@@ -179,7 +180,7 @@ export class ZSkipList {
    * (at PAGE_NEXT + class) and the page's end (PAGE_END + class), and per level the head of its
    * free list (FREE_TOWER + level).
    */
-  private alloc: Int32Array;
+  private alloc!: Int32Array;
   /** Entry blocks handed out so far, and the stack of freed ones. */
   private blockTop = 0;
   private freeBlocks: Int32Array<ArrayBuffer> = NONE;
@@ -236,7 +237,6 @@ export class ZSkipList {
       want <= b ? Math.max(8, want) : Math.min(CHUNK, 2 ** Math.ceil(Math.log2(nodes << this.logS)));
     this.initialSlots = Math.max(8, want + 1);
     this.small = want <= b;
-    this.t = this.tf = this.slotScore = this.blockNode = this.alloc = NONE as never; // set just below
     this.initialArrays();
   }
 
@@ -458,15 +458,6 @@ export class ZSkipList {
     const j = this.entriesBefore(x, score, member);
     this.posRank = this.rankAt[0]! + j;
     return this.t[x + BASE]! + j;
-  }
-
-  /** True when position `pos` holds the entry of `member` (the check of a remembered position). */
-  holds(pos: number, member: string): boolean {
-    const em = this.em[pos >>> CHUNK_BITS];
-    if (pos < 0 || em === undefined || em[pos & CHUNK_MASK] !== member) return false;
-    const x = this.blockNode[pos >>> this.logS]!;
-    const j = pos - this.t[x + BASE]!;
-    return x !== NIL && j >= 0 && j < this.t[x + META]! >>> 6;
   }
 
   scoreAt(pos: number): number {
@@ -882,11 +873,6 @@ export class ZSkipList {
     if (j === 0) this.tf[x >> 1] = score;
   }
 
-  /** Takes the entry at offset j out of node x (no span change). */
-  private takeEntry(x: number, j: number): void {
-    this.closeGap(x, j, 1);
-  }
-
   /** Deletes `member`, which must be present. O(log N + B). */
   deleteMember(member: string): void {
     const slot = this.index.get(member)!;
@@ -910,7 +896,7 @@ export class ZSkipList {
    */
   private removeAt(pos: number): void {
     const x = this.blockNode[pos >>> this.logS]!;
-    this.takeEntry(x, pos - this.t[x + BASE]!);
+    this.closeGap(x, pos - this.t[x + BASE]!, 1);
     this.addToPath(-1);
     this.length--;
     this.rebalance(x);

@@ -31,13 +31,13 @@ export type IterKind = 0 | 1 | 2;
 
 /** An iterator over a sorted set's entries, members or scores; see the module comment. */
 export class SortedSetIterator<T> implements IterableIterator<T> {
-  /** In live mode, the position of the next entry to visit (−1 at the end). */
-  private hint: number;
+  /** In live mode, the position of the next entry to visit (−1 at the end); set by {@link moveTo}. */
+  private hint = -1;
   /** The end of the hint's run inside its node: one past its last entry (before its first, in reverse). */
   private edge = 0;
   /** The entry arrays of the chunk holding the hint's node, and the chunk's first position. */
-  private scores: Float64Array;
-  private members: string[];
+  private scores!: Float64Array;
+  private members!: string[];
   private chunk = 0;
   /** Set by a removal, which may move entries: the hint is then found again from {@link member}. */
   private moved = false;
@@ -55,10 +55,7 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     private readonly kind: IterKind,
     readonly reverse: boolean,
   ) {
-    this.hint = reverse ? list.lastPos() : list.firstPos();
-    this.scores = list.es[0]!;
-    this.members = list.em[0]!;
-    this.edge = this.edgeOf(this.hint);
+    this.moveTo(reverse ? list.lastPos() : list.firstPos());
     cursors.add(this);
   }
 
@@ -103,27 +100,26 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   private found(): number {
     const list = this.list;
     const member = this.member;
-    const p = member === null ? -1 : list.posOf(list.scoreOf(list.find(member)), member);
     this.moved = false;
     this.member = null;
-    this.hint = p;
-    this.edge = this.edgeOf(p);
-    return p;
+    this.moveTo(member === null ? -1 : list.posOf(list.scoreOf(list.find(member)), member));
+    return this.hint;
   }
 
   /**
-   * Where the run of entries from `p` to the end of its node stops, in walk order; takes the arrays
-   * of p's chunk (a node never straddles two).
+   * Makes position p (−1: the end) the next to visit: takes the arrays of its chunk (a node never
+   * straddles two) and where the run from p to the end of its node stops, in walk order.
    */
-  private edgeOf(p: number): number {
-    if (p < 0) return 0;
+  private moveTo(p: number): void {
+    this.hint = p;
+    if (p < 0) return;
     const list = this.list;
     const c = p >>> CHUNK_BITS;
     this.chunk = c << CHUNK_BITS;
     this.scores = list.es[c]!;
     this.members = list.em[c]!;
     const x = list.nodeOf(p);
-    return this.reverse ? list.baseOf(x) - 1 : list.baseOf(x) + list.countOf(x);
+    this.edge = this.reverse ? list.baseOf(x) - 1 : list.baseOf(x) + list.countOf(x);
   }
 
   /** Moves to the entry after (before, in reverse) position p, which was just read. */
@@ -131,9 +127,9 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     const list = this.list;
     if (this.reverse) {
       if (p - 1 > this.edge) this.hint = p - 1;
-      else this.edge = this.edgeOf((this.hint = list.prevPos(p)));
+      else this.moveTo(list.prevPos(p));
     } else if (p + 1 < this.edge) this.hint = p + 1;
-    else this.edge = this.edgeOf((this.hint = list.nextPos(p)));
+    else this.moveTo(list.nextPos(p));
   }
 
   private make(member: string, score: number): T {
