@@ -1,0 +1,237 @@
+/**
+ * Classes of defect in the Bloom calculators and sizing, each tested over the whole valid input
+ * domain (extremes included) rather than at the one input that exposed it:
+ * - every calculator terminates, within a step bound, for every valid input, and says with a
+ *   RangeError when its answer is not representable (never a hang, never a rounded or looping result);
+ * - every size handed out (calculators and filter constructors) meets its target error rate, up to
+ *   the rounding of an integer k, or is refused with a RangeError that says why.
+ * Termination is asserted by counting steps (searchSteps), never by a timer.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  BlockedBloomFilter,
+  BloomFilter,
+  blockedParameters,
+  bloomParameters,
+  capacityForBits,
+  errorRateForBits,
+  falsePositiveRate,
+  optimalHashes,
+  ScalableBloomFilter,
+} from "../../src/bloom/index.js";
+import { MAX_BITS, SEARCH_STEP_LIMIT, searchSteps, strictParameters } from "../../src/bloom/params.js";
+
+/** The expected-rate formula (1 − e^(−kn/m))^k, written out independently of src/. */
+const model = (m: number, k: number, n: number) => (-Math.expm1((-k * n) / m)) ** k;
+
+/** The blocked-filter rate Σ_i Poisson(i; n/B)·(1 − (1 − 1/512)^(k·i))^k, written out independently. */
+function blockedModel(blocks: number, k: number, n: number): number {
+  const lambda = n / blocks;
+  let pmf = Math.exp(-lambda);
+  let sum = 0;
+  for (let i = 0; i < lambda * 4 + 60; i++) {
+    if (i > 0) pmf *= lambda / i;
+    sum += pmf * (-Math.expm1(k * i * Math.log1p(-1 / 512))) ** k;
+  }
+  return sum;
+}
+
+/** What rounding k to an integer may cost over the target while k* = (m/n)·ln 2 is in [1, 64]. */
+const K_ROUNDING = 1.037;
+/** Steps (rate evaluations) a single call may take: about 2·53 for a bisection over 2^53. */
+const STEP_BOUND = 200;
+
+const MAX = Number.MAX_SAFE_INTEGER;
+/** Positive safe integers, weighted towards both ends: 1, small, huge, and right below 2^53. */
+const count = fc.oneof(
+  fc.integer({ min: 1, max: 1000 }),
+  fc.integer({ min: 1, max: MAX }),
+  fc.integer({ min: 2 ** 50, max: MAX }),
+  fc.constantFrom(1, 2, 2 ** 31 - 1, 2 ** 31, 2 ** 52, MAX - 1, MAX),
+);
+/** Error rates over all of (0, 1): log-uniform down to the smallest double, near 1, and the extremes. */
+const rate = fc
+  .oneof(
+    fc.double({ min: -744, max: -1e-15, noNaN: true }).map(Math.exp),
+    fc.double({ min: Number.MIN_VALUE, max: 1, maxExcluded: true, noNaN: true }),
+    fc.double({ min: -50, max: -1e-15, noNaN: true }).map((x) => -Math.expm1(x)),
+    fc.constantFrom(Number.MIN_VALUE, 1e-300, 2 ** -64, 1e-30, 1e-6, 0.01, 0.5, 0.9, 0.9999, 1 - 2 ** -53),
+  )
+  .filter((p) => p > 0 && p < 1);
+
+/**
+ * Runs a calculator call: it must return or throw a RangeError (the step limit's plain Error means a
+ * search that did not converge), within {@link STEP_BOUND} steps. Returns the result or the error.
+ */
+function bounded<T>(call: () => T): T | RangeError {
+  let out: T | RangeError;
+  try {
+    out = call();
+  } catch (e) {
+    expect(e).toBeInstanceOf(RangeError);
+    expect((e as Error).message).toMatch(/^redstruct\/\w+: /);
+    out = e as RangeError;
+  }
+  expect(searchSteps()).toBeLessThanOrEqual(STEP_BOUND);
+  return out;
+}
+
+describe("every calculator terminates for every valid input, within a step bound", () => {
+  it("the step bound is far below the hard limit that would turn a runaway search into an error", () => {
+    expect(STEP_BOUND).toBeLessThan(SEARCH_STEP_LIMIT);
+  });
+
+  it("capacityForBits(bits, errorRate): the exact boundary, or a RangeError once it passes 2^53 − 1", () => {
+    expect(() => capacityForBits(1e15, 0.9999)).toThrow(/not representable/);
+    fc.assert(
+      fc.property(count, rate, (bits, p) => {
+        const n = bounded(() => capacityForBits(bits, p));
+        if (n instanceof RangeError) {
+          expect(n.message).toMatch(/2\^53 − 1 items or more: not representable/);
+          // Only when 2^53 − 1 items really fit.
+          const k = optimalHashes(bits, MAX);
+          expect(model(bits, k, MAX)).toBeLessThanOrEqual(p * (1 + 1e-9));
+          return;
+        }
+        expect(Number.isSafeInteger(n) && n >= 0).toBe(true);
+        if (n > 0) expect(model(bits, optimalHashes(bits, n), n)).toBeLessThanOrEqual(p * (1 + 1e-9));
+        if (n < MAX) expect(model(bits, optimalHashes(bits, n + 1), n + 1)).toBeGreaterThan(p * (1 - 1e-9));
+      }),
+      { seed: 1201, numRuns: 3000 },
+    );
+  });
+
+  it("bloomParameters(capacity, errorRate): a size meeting the target, or a RangeError past 2^53 − 1 bits", () => {
+    fc.assert(
+      fc.property(count, rate, (n, p) => {
+        const r = bounded(() => bloomParameters(n, p));
+        if (r instanceof RangeError) {
+          expect(r.message).toMatch(/^redstruct\/bloom: capacity must be small enough to fit 2\^53 − 1 bits/);
+          // 2^53 − 1 bits are too few at every k.
+          for (let k = 1; k <= 64; k++) expect(model(MAX, k, n)).toBeGreaterThan(p * (1 - 1e-9));
+          return;
+        }
+        expect(Number.isSafeInteger(r.bits) && r.bits >= 1).toBe(true);
+        expect(r.hashes).toBeGreaterThanOrEqual(1);
+        expect(r.hashes).toBeLessThanOrEqual(64);
+        expect(model(r.bits, r.hashes, n)).toBeLessThanOrEqual(p * K_ROUNDING);
+      }),
+      { seed: 1202, numRuns: 3000 },
+    );
+  });
+
+  it("errorRateForBits, falsePositiveRate, optimalHashes: O(1) answers, or a RangeError when the rate underflows", () => {
+    fc.assert(
+      fc.property(count, count, fc.integer({ min: 1, max: 64 }), (bits, n, k) => {
+        const best = bounded(() => errorRateForBits(bits, n));
+        if (best instanceof RangeError) {
+          expect(best.message).toMatch(/below 5e-324.*not representable/);
+          expect(model(bits, 64, n)).toBe(0);
+        } else {
+          expect(best).toBeGreaterThan(0);
+          expect(best).toBeLessThanOrEqual(1);
+        }
+        const r = bounded(() => falsePositiveRate(bits, k, n));
+        if (r instanceof RangeError) expect(model(bits, k, n)).toBe(0);
+        else expect(r).toBe(model(bits, k, n));
+        const h = bounded(() => optimalHashes(bits, n));
+        expect(typeof h === "number" && Number.isInteger(h) && h >= 1 && h <= 64).toBe(true);
+      }),
+      { seed: 1203, numRuns: 3000 },
+    );
+  });
+
+  it("blockedParameters(capacity, errorRate): meets the target exactly, or a RangeError naming what is wrong", () => {
+    fc.assert(
+      fc.property(count, rate, (n, p) => {
+        const r = bounded(() => blockedParameters(n, p));
+        if (r instanceof RangeError) {
+          expect(r.message).toMatch(/^redstruct\/BlockedBloomFilter: (capacity|errorRate) must be /);
+          return;
+        }
+        expect(r.blocks).toBeLessThanOrEqual(2 ** 22 - 1);
+        expect(blockedModel(r.blocks, r.hashes, n)).toBeLessThanOrEqual(p * (1 + 1e-9));
+      }),
+      { seed: 1204, numRuns: 400 },
+    );
+  });
+});
+
+describe("every size handed out meets its target, or is refused with a RangeError saying why", () => {
+  it("new BloomFilter({ capacity: 1000, errorRate: 1e-30 }) reaches 1e-30 (64 probes, more bits)", () => {
+    const bf = new BloomFilter({ capacity: 1000, errorRate: 1e-30 });
+    expect(bf.hashes).toBe(64);
+    expect(model(bf.bits, bf.hashes, 1000)).toBeLessThanOrEqual(1e-30);
+  });
+
+  it("BloomFilter and BlockedBloomFilter by { capacity, errorRate }: theoretical rate ≤ target, or RangeError", () => {
+    // Capacities and rates whose filters are small enough to allocate here, the whole range of p.
+    const small = fc.integer({ min: 1, max: 3000 });
+    const p = fc
+      .oneof(
+        fc.double({ min: -140, max: -1e-15, noNaN: true }).map(Math.exp),
+        fc.double({ min: -40, max: -1e-15, noNaN: true }).map((x) => -Math.expm1(x)),
+        fc.constantFrom(1e-60, 1e-30, 2 ** -64, 0.5, 0.9, 1 - 2 ** -53),
+      )
+      .filter((x) => x > 0 && x < 1);
+    fc.assert(
+      fc.property(small, p, (n, e) => {
+        const bf = new BloomFilter({ capacity: n, errorRate: e });
+        expect(model(bf.bits, bf.hashes, n)).toBeLessThanOrEqual(e * K_ROUNDING);
+        if (e < 1e-10) return; // the blocked filter suits p ≥ 1e-4; below, its sizes are large
+        let blocked: BlockedBloomFilter;
+        try {
+          blocked = new BlockedBloomFilter({ capacity: n, errorRate: e });
+        } catch (err) {
+          expect(err).toBeInstanceOf(RangeError);
+          return;
+        }
+        expect(blockedModel(blocked.blocks, blocked.hashes, n)).toBeLessThanOrEqual(e * (1 + 1e-9));
+      }),
+      { seed: 1205, numRuns: 300 },
+    );
+  });
+
+  it("BloomFilter past 2^31 − 1 bits: a RangeError naming capacity and what it would need", () => {
+    expect(() => new BloomFilter({ capacity: 3e8, errorRate: 0.01 })).toThrow(
+      /^redstruct\/BloomFilter: capacity must be small enough to fit 2\^31 − 1 bits at errorRate 0\.01 \(it would need \d+ bits\), got 300000000$/,
+    );
+    expect(() => new BlockedBloomFilter({ capacity: 3e8, errorRate: 0.01 })).toThrow(
+      /^redstruct\/BlockedBloomFilter: capacity must be small enough/,
+    );
+    // Below the blocked filter's floor no capacity helps: the error rate is named.
+    expect(() => new BlockedBloomFilter({ capacity: 1, errorRate: 1e-80 })).toThrow(
+      /^redstruct\/BlockedBloomFilter: errorRate must be at least/,
+    );
+  });
+
+  it("the scalable chain's links (strict sizing): each meets its share exactly, or cannot exist below 2^31 bits", () => {
+    fc.assert(
+      fc.property(count, rate, (n, p) => {
+        const r = bounded(() => strictParameters(n, p));
+        if (r instanceof RangeError) throw r;
+        if (Number.isFinite(r.bits)) {
+          expect(r.bits).toBeLessThanOrEqual(MAX_BITS);
+          expect(model(r.bits, r.hashes, n)).toBeLessThanOrEqual(p);
+        } else {
+          // No k in [1, 64] reaches p within 2^31 − 1 bits (up to float rounding).
+          for (let k = 1; k <= 64; k++) expect(model(MAX_BITS, k, n)).toBeGreaterThan(p * (1 - 1e-9));
+        }
+      }),
+      { seed: 1206, numRuns: 3000 },
+    );
+  });
+
+  it("ScalableBloomFilter: tiny error shares are met with 64 probes; an underflowing share is named", () => {
+    // errorRate·tightening = 5e-301: needs over 64 probes at the contract formula, met here.
+    const sbf = new ScalableBloomFilter({ capacity: 10, errorRate: 1e-300 });
+    sbf.checkInvariants();
+    for (let i = 0; i < 40; i++) sbf.add(i);
+    sbf.checkInvariants();
+    expect(sbf.filters).toBeGreaterThan(1);
+    expect(() => new ScalableBloomFilter({ capacity: 10, errorRate: 1e-300, tightening: 1e-30 })).toThrow(
+      /^redstruct\/ScalableBloomFilter: errorRate × tightening must be a positive number/,
+    );
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * CountMinSketch `fromBytes`, fuzzed: 10^4 seeded inputs per deserializer per run (random byte strings and
+ * near-valid corruptions of valid inputs of several shapes), each of which must either load into a
+ * structure that passes checkInvariants() — and, where the format promises it, write back the very
+ * same bytes — or throw a RedstructFormatError.
+ */
+import { describe, expect, it } from "vitest";
+import { CountMinSketch } from "../../src/cms/index.js";
+import { type Deserializer, fuzzDeserializer } from "../support/fuzz.js";
+
+/** Inputs per deserializer per run. */
+const RUNS = 10_000;
+
+const cmsValid = (): Uint8Array[] => {
+  const a = new CountMinSketch({ width: 8, depth: 3 });
+  const empty = a.toBytes();
+  for (let i = 0; i < 20; i++) a.incrBy(`c${i % 7}`, i + 1);
+  return [empty, a.toBytes(), new CountMinSketch({ width: 3, depth: 1 }).toBytes()];
+};
+
+/** Each deserializer with the seed of its run. */
+const deserializers: [number, Deserializer<{ checkInvariants(): void }>][] = [
+  [
+    1405,
+    {
+      name: "CountMinSketch.fromBytes",
+      read: CountMinSketch.fromBytes,
+      valid: cmsValid(),
+      use: (c) => void (c as CountMinSketch).count("c1"),
+    },
+  ],
+];
+
+describe(`${RUNS} seeded inputs per deserializer: only RedstructFormatError or a sound structure`, () => {
+  for (const [seed, d] of deserializers) {
+    it(d.name, () => {
+      const counts = fuzzDeserializer(d, { seed, runs: RUNS });
+      expect(counts.loaded + counts.refused).toBe(RUNS);
+      // Both outcomes occur: the corruptions reach past the first checks into the structure.
+      expect(counts.refused).toBeGreaterThan(0);
+      expect(counts.loaded).toBeGreaterThan(0);
+    });
+  }
+});

@@ -1,0 +1,243 @@
+/**
+ * Dict's saved form and copies: toBytes/fromBytes round trips over every key and value type (strings
+ * with lone surrogates, NaN, -0, bigints, byte arrays), the encodeValue/decodeValue path, hostile
+ * input, aliasing, clone independence, info() and the JSON refusal; detached byte keys.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Dict, type DictKey, RedstructFormatError } from "../../src/dict/index.js";
+import { corruptionsOf, fuzzDeserializer } from "../support/fuzz.js";
+
+const key: fc.Arbitrary<DictKey> = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 6 }),
+  fc.constantFrom("", "a", "\uD800", "\uDC00\uD800", "😀"),
+  fc.double(),
+  fc.integer({ min: -5, max: 5 }),
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+  fc.uint8Array({ maxLength: 4 }),
+);
+const value = fc.oneof(
+  fc.constantFrom(undefined, null, true, false, Number.NaN, -0, Number.POSITIVE_INFINITY),
+  fc.double(),
+  fc.string({ unit: "binary", maxLength: 6 }),
+  fc.bigInt(),
+  fc.uint8Array({ maxLength: 4 }),
+);
+
+/** A Map keyed the way a Dict keys (byte arrays by content, in a stable textual form). */
+function model(entries: [DictKey, unknown][]): Map<unknown, [DictKey, unknown]> {
+  const m = new Map<unknown, [DictKey, unknown]>();
+  for (const [k, v] of entries) m.set(k instanceof Uint8Array ? `bytes:${k.join(",")}` : k, [k, v]);
+  return m;
+}
+
+function sameEntries(d: Dict, entries: [DictKey, unknown][]): void {
+  const m = model(entries);
+  expect(d.size).toBe(m.size);
+  for (const [k, v] of m.values()) {
+    expect(d.has(k)).toBe(true);
+    expect(d.get(k)).toEqual(v);
+    if (typeof v === "number") expect(Object.is(d.get(k), v)).toBe(true);
+  }
+}
+
+describe("Dict toBytes / fromBytes", () => {
+  it("round-trips every key and value type, and writes the same bytes back", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(key, value), { maxLength: 40 }), (entries) => {
+        const d = new Dict<DictKey, unknown>(entries, { chunkBits: 4 });
+        const bytes = d.toBytes();
+        const back = Dict.fromBytes(bytes, { chunkBits: 4 });
+        back.checkInvariants();
+        sameEntries(back, entries);
+        // Iteration order may differ (a fresh secret key), so compare by re-reading.
+        sameEntries(Dict.fromBytes(back.toBytes()), entries);
+        expect(back.toBytes().length).toBe(bytes.length);
+      }),
+      { seed: 0xd1c7, numRuns: 400 },
+    );
+  });
+
+  it("keeps lone surrogates, NaN and -0 keys exactly", () => {
+    const d = new Dict<DictKey, number>([
+      ["\uD800", 1],
+      ["\uDBFF\uD800", 2],
+      ["\uFFFD", 3],
+      [Number.NaN, 4],
+      [-0, 5],
+      [1n, 6],
+      ["1", 7],
+      [1, 8],
+    ]);
+    const back = Dict.fromBytes<DictKey, number>(d.toBytes());
+    expect(back.size).toBe(8);
+    expect([back.get("\uD800"), back.get("\uDBFF\uD800"), back.get("\uFFFD")]).toEqual([1, 2, 3]);
+    expect([back.get(Number.NaN), back.get(0), back.get(1n), back.get("1"), back.get(1)]).toEqual([4, 5, 6, 7, 8]);
+  });
+
+  it("stores other values through encodeValue / decodeValue, and says so when they are missing", () => {
+    const d = new Dict<string, { n: number }>([
+      ["a", { n: 1 }],
+      ["b", { n: 2 }],
+    ]);
+    expect(() => d.toBytes()).toThrow(/value of key "a" is an object \{ n: 1 \}: pass toBytes\(\{ encodeValue \}\)/);
+    const text = new TextEncoder();
+    const bytes = d.toBytes({ encodeValue: (v: { n: number }) => text.encode(JSON.stringify(v)) });
+    expect(() => Dict.fromBytes(bytes)).toThrow(/pass fromBytes\(bytes, \{ decodeValue \}\)/);
+    const back = Dict.fromBytes<string, { n: number }>(bytes, {
+      decodeValue: (b) => JSON.parse(new TextDecoder().decode(b)),
+    });
+    expect(back.get("b")).toEqual({ n: 2 });
+    expect(() => Dict.fromBytes(new Dict([["x", 1]]).toBytes(), { decodeValue: (b) => b })).toThrow(
+      /written without encodeValue/,
+    );
+    expect(() => d.toBytes({ encodeValue: () => "x" as unknown as Uint8Array })).toThrow(/must be a Uint8Array/);
+    expect(() => d.toBytes({ encodeVal: () => new Uint8Array() } as never)).toThrow(/did you mean "encodeValue"/);
+  });
+
+  it("an encodeValue that changes the dict changes nothing written", () => {
+    const d = new Dict<number, number>(Array.from({ length: 50 }, (_, i) => [i, i] as [number, number]));
+    const text = new TextEncoder();
+    const bytes = d.toBytes({
+      encodeValue: (v: number) => {
+        d.delete(v + 1);
+        d.set(100 + v, v);
+        return text.encode(String(v));
+      },
+    });
+    const back = Dict.fromBytes<number, number>(bytes, { decodeValue: (b) => Number(new TextDecoder().decode(b)) });
+    expect(back.size).toBe(50);
+    for (let i = 0; i < 50; i++) expect(back.get(i)).toBe(i);
+    d.checkInvariants();
+  });
+
+  it("shares no memory with its input or output", () => {
+    const d = new Dict<DictKey, unknown>([
+      [Uint8Array.of(1, 2), Uint8Array.of(3, 4)],
+      ["s", "t"],
+    ]);
+    const bytes = d.toBytes();
+    const back = Dict.fromBytes<DictKey, unknown>(bytes);
+    bytes.fill(0);
+    expect(back.get(Uint8Array.of(1, 2))).toEqual(Uint8Array.of(3, 4));
+    back.checkInvariants();
+    const out = d.toBytes();
+    out.fill(0xff);
+    expect(d.get(Uint8Array.of(1, 2))).toEqual(Uint8Array.of(3, 4));
+  });
+
+  it("refuses specific corruptions with a message", () => {
+    const good = new Dict<DictKey, unknown>([
+      ["a", 1],
+      [2, "b"],
+    ]).toBytes();
+    const { bad, patch } = corruptionsOf(Dict.fromBytes, good);
+    bad(patch(0, 0x52, 0x53, 0x42, 0x46), /these bytes are a BloomFilter's toBytes\(\)/);
+    bad(patch(4, 2), /format version 2/);
+    bad(patch(5, 2), /unknown flags 2/);
+    bad(patch(6, 0xff, 0xff, 0xff), /entry count .* cannot fit/);
+    bad((b) => b.subarray(0, b.length - 1), /truncated/);
+    bad((b) => Uint8Array.from([...b, 0]), /trailing/);
+    bad(patch(14, 9), /unknown tag 9/);
+    // "a" spelled twice: the second key's tag and bytes made a string "a".
+    const twice = new Dict<string, number>([
+      ["a", 1],
+      ["b", 2],
+    ]).toBytes();
+    const i = twice.lastIndexOf(0x62); // the byte "b" of the second key, wherever iteration put it
+    const edited = twice.slice();
+    edited[i] = 0x61;
+    const firstA = twice.indexOf(0x61);
+    expect(firstA).toBeGreaterThan(0);
+    expect(() => Dict.fromBytes(edited)).toThrow(/appears twice/);
+    // A surrogate pair spelled as two 3-byte sequences is not WTF-8 (every string has one form).
+    const pairAsTwo = Uint8Array.from([...good.subarray(0, 14), 0, 6, 0, 0, 0, 0xed, 0xa0, 0xbd, 0xed, 0xb8, 0x80, 0]);
+    pairAsTwo.set([1, 0, 0, 0, 0, 0, 0, 0], 6);
+    expect(() => Dict.fromBytes(pairAsTwo)).toThrow(/key 0 is not WTF-8/);
+  });
+
+  it("turns 10^4 hostile inputs into a dict or a RedstructFormatError, nothing else", () => {
+    const valid = [
+      new Dict().toBytes(),
+      new Dict<DictKey, unknown>([
+        ["a", 1],
+        [2, null],
+        [3n, true],
+        [Uint8Array.of(9), "x"],
+      ]).toBytes(),
+      new Dict<DictKey, unknown>([
+        [-1.5, 2n],
+        ["\uD800é", Uint8Array.of(1)],
+        [Number.NaN, undefined],
+      ]).toBytes(),
+    ];
+    const counts = fuzzDeserializer(
+      { name: "Dict.fromBytes", read: (b) => Dict.fromBytes(b), valid, use: (d) => d.set("z", 1).delete("a") },
+      { seed: 0xd1c8, runs: 10_000 },
+    );
+    expect(counts.loaded).toBeGreaterThan(0);
+    expect(counts.refused).toBeGreaterThan(0);
+  });
+
+  it("refuses what is not bytes with a TypeError naming it", () => {
+    expect(() => Dict.fromBytes(null as never)).toThrow(/bytes must be a Uint8Array.*got null/);
+    expect(() => Dict.fromBytes([1, 2] as never)).toThrow(TypeError);
+    expect(() => Dict.fromBytes(new Uint8Array(3))).toThrow(RedstructFormatError);
+  });
+});
+
+describe("Dict copies and reports", () => {
+  it("clone() is independent, equal, and keeps a rehash in progress", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 300 }), fc.nat(50), (keys, extra) => {
+        const d = new Dict<number, number>(null, { chunkBits: 4, seed: 1 });
+        for (const k of keys) d.set(k, k * 2);
+        const c = d.clone();
+        c.checkInvariants();
+        expect(c.info()).toEqual(d.info());
+        expect([...c].sort((a, b) => a[0] - b[0])).toEqual([...d].sort((a, b) => a[0] - b[0]));
+        for (let i = 0; i < extra; i++) c.set(1000 + i, i);
+        for (const k of keys.slice(0, extra)) c.delete(k);
+        c.checkInvariants();
+        d.checkInvariants();
+        expect(d.size).toBe(new Set(keys).size);
+        for (const k of keys) expect(d.get(k)).toBe(k * 2);
+      }),
+      { seed: 0xc10e, numRuns: 150 },
+    );
+  });
+
+  it("info() includes byteLength, which grows with the tables", () => {
+    const d = new Dict<number, number>();
+    const before = d.byteLength;
+    for (let i = 0; i < 5000; i++) d.set(i, i);
+    expect(d.info().byteLength).toBe(d.byteLength);
+    expect(d.byteLength).toBeGreaterThan(before);
+    d.clear();
+    expect(d.byteLength).toBe(before);
+  });
+
+  it("JSON.stringify throws and says to send toBytes()", () => {
+    expect(() => JSON.stringify({ d: new Dict([["a", 1]]) })).toThrow(
+      /send toBytes\(\) and rebuild it with Dict\.fromBytes\(\)/,
+    );
+  });
+
+  it("a detached Uint8Array key is a TypeError before anything changes", () => {
+    const d = new Dict<DictKey, number>([[new Uint8Array(0), 1]]);
+    const k = Uint8Array.of(1, 2, 3);
+    structuredClone(k.buffer, { transfer: [k.buffer] });
+    for (const call of [
+      () => d.set(k, 2),
+      () => d.get(k),
+      () => d.has(k),
+      () => d.delete(k),
+      () => d.getOrInsert(k, 3),
+    ]) {
+      expect(call).toThrow(/key is a Uint8Array whose buffer was detached/);
+    }
+    expect(d.size).toBe(1);
+    expect(d.get(new Uint8Array(0))).toBe(1);
+    d.checkInvariants();
+  });
+});

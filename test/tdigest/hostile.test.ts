@@ -1,0 +1,265 @@
+/**
+ * Hostile and careless serialized input for TDigest.fromRedis (DUMP payloads) and TDigest.fromBytes:
+ * every corruption either loads into a digest that passes checkInvariants() and answers queries, or
+ * throws RedstructFormatError — never another error, an out-of-bounds read or an allocation the
+ * bytes do not justify. DUMP payloads are fuzzed twice: as they are (the CRC-64 refuses nearly every
+ * corruption) and with the CRC recomputed after the corruption, so that the fields themselves meet
+ * the parser.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { crc64, crc64Into } from "../../src/hash/crc64.js";
+import { RedstructFormatError, TDigest } from "../../src/tdigest/index.js";
+import { corrupted, corruptionsOf, fuzzDeserializer, lying } from "../support/fuzz.js";
+import { detached } from "../support/redisbloom.js";
+
+/** Inputs per fuzz run. */
+const RUNS = 10_000;
+
+/** Recomputes a DUMP payload's CRC-64 trailer after an edit (a no-op for one too short to have it). */
+function withCrc(bytes: Uint8Array): Uint8Array {
+  if (bytes.length >= 10) crc64Into(bytes, 0, bytes.length - 8, bytes, bytes.length - 8);
+  return bytes;
+}
+
+/** Digests of several shapes: empty, one observation, buffered, merged, wide (past 2^53), NaN means. */
+function digests(): TDigest[] {
+  const empty = new TDigest({ compression: 3 });
+  const single = TDigest.from([42.5]);
+  const small = TDigest.from([1, -0, 0, 2, 2, 7.5], { compression: 2 });
+  const merged = new TDigest({ compression: 4 });
+  for (let i = 0; i < 300; i++) merged.add(Math.sin(i) * 100);
+  const wide = TDigest.from([-1, -2, -3], { compression: 100 });
+  for (let i = 0; i < 56; i++) wide.merge(wide);
+  const extremes = [Number.MAX_VALUE, -Number.MAX_VALUE, 1e308, -1e308, 1];
+  const huge = TDigest.from(
+    Array.from({ length: 8 }, (_, i) => extremes[i % 5]!),
+    { compression: 1 },
+  );
+  huge.quantile(0.5);
+  return [empty, single, small, merged, wide, huge];
+}
+
+/** What a loaded digest must survive: queries, adds, merges, both serializers. */
+function use(d: TDigest): void {
+  try {
+    d.quantiles([0, 0.25, 0.5, 1]);
+    d.cdf(0);
+    d.rank(1);
+    d.byRank(1);
+    d.trimmedMean(0.1, 0.9);
+    d.add(1, 2, 3);
+    d.merge(TDigest.from([4]));
+    d.toRedis();
+    TDigest.fromBytes(d.toBytes()).checkInvariants();
+    d.checkInvariants();
+  } catch (e) {
+    // The one refusal a loaded digest may give: RedisBloom's own, for weights at 2^63 − 1.
+    if (!(e instanceof RangeError && /overflow detected/.test(e.message))) throw e;
+  }
+}
+
+describe("TDigest.fromRedis on hostile DUMP payloads", () => {
+  it(`only loads or throws RedstructFormatError: ${RUNS} mutated payloads as they are (seeded)`, () => {
+    const counts = fuzzDeserializer(
+      { name: "TDigest.fromRedis", read: TDigest.fromRedis, valid: digests().map((d) => d.toRedis()), use },
+      { seed: 0x7d10, runs: RUNS },
+    );
+    expect(counts.loaded + counts.refused).toBe(RUNS);
+  });
+
+  it(`only loads or throws RedstructFormatError: ${RUNS} mutated payloads with their CRC-64 recomputed (seeded)`, () => {
+    const valid = digests().map((d) => d.toRedis());
+    let loaded = 0;
+    let refused = 0;
+    const input = fc.oneof(
+      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map(withCrc) },
+      { weight: 6, arbitrary: fc.oneof(...valid.map((v) => corrupted(v.subarray(0, v.length - 8)))) },
+      { weight: 3, arbitrary: fc.oneof(...valid.map((v) => lying(v.subarray(0, v.length - 8)))) },
+    );
+    fc.assert(
+      fc.property(input, (body) => {
+        const bytes = body.length === 0 ? body : withCrc(Uint8Array.from([...body, 0, 0, 0, 0, 0, 0, 0, 0]));
+        let d: TDigest;
+        try {
+          d = TDigest.fromRedis(bytes);
+        } catch (e) {
+          if (!(e instanceof RedstructFormatError)) throw e;
+          refused++;
+          return;
+        }
+        d.checkInvariants();
+        use(d);
+        loaded++;
+      }),
+      { seed: 0x7d11, numRuns: RUNS },
+    );
+    // Near-valid payloads reach the fields: many load (a changed mean or min), many are refused.
+    expect(loaded).toBeGreaterThan(RUNS / 10);
+    expect(refused).toBeGreaterThan(RUNS / 10);
+  });
+
+  it("names what is wrong, before allocating anything the payload does not hold", () => {
+    const d = TDigest.from([3, 1, 2, 5, 4], { compression: 7 });
+    d.quantile(0.5);
+    const good = d.toRedis();
+    // Offsets: 0 type, 1..9 module id, 10 compression, 19 min, 28 max, 37 capacity (02 34: 52),
+    // 39 merged (02 n), 41 unmerged (02 00), 43 compressions (02 01), 45 merged weight, 54 unmerged weight,
+    // 63 the means, then the weights, the EOF, the RDB version and the CRC.
+    const n = d.info().mergedNodes;
+    expect(good.length).toBe(63 + 18 * n + 1 + 2 + 8);
+    expect(Array.from(good.subarray(37, 45))).toEqual([2, 52, 2, n, 2, 0, 2, 1]);
+    const { bad } = corruptionsOf(TDigest.fromRedis, good);
+    const edit =
+      (f: (b: Uint8Array) => void, crc = true) =>
+      (b: Uint8Array) => {
+        f(b);
+        return crc ? withCrc(b) : b;
+      };
+    bad(
+      edit((b) => (b[20] = b[20]! ^ 1), false),
+      /CRC-64 does not match/,
+    );
+    bad((b) => b.subarray(0, b.length - 1), /CRC-64 does not match|RDB version/);
+    bad(
+      edit((b) => (b[b.length - 10] = 9)),
+      /RDB version 9, this build reads 10\.\.12/,
+    );
+    bad((b) => b.subarray(0, 9), /shorter than the 10-byte trailer/);
+    bad(
+      edit((b) => (b[0] = 0)),
+      /RDB type 0, not a module value/,
+    );
+    bad(
+      edit((b) => (b[2] = 0x4d)),
+      /a value of module type "[A-Za-z0-9_-]{9}", not RedisBloom's "TDIS-TYPE"/,
+    );
+    bad(
+      edit((b) => (b[9] = 1)),
+      /TDIS-TYPE encoding version 1, this build reads 0/,
+    );
+    const setF64 = (at: number, v: number) => (b: Uint8Array) => new DataView(b.buffer).setFloat64(at, v, true);
+    bad(edit(setF64(11, 7.5)), /compression 7.5, expected an integer/);
+    bad(edit(setF64(11, 0)), /compression 0/);
+    bad(edit(setF64(11, 1e9)), /compression 1000000000/);
+    bad(edit(setF64(11, 8)), /capacity 52, expected 6·8 \+ 10/);
+    bad(edit(setF64(20, Number.NaN)), /min NaN/);
+    bad(edit(setF64(29, Number.NaN)), /max NaN/);
+    bad(
+      edit((b) => (b[40] = 60)),
+      /60 merged \+ 0 unmerged nodes, beyond the capacity 52/,
+    );
+    bad(
+      edit((b) => (b[40] = 9)),
+      /9 merged nodes need 163 more bytes, the payload has/,
+    );
+    bad(
+      edit((b) => (b[42] = 3)),
+      /3 unmerged nodes in a digest of total weight 5/,
+    );
+    bad(
+      edit((b) => (b[41] = 7)),
+      /opcode 7, expected a signed integer/,
+    );
+    bad(
+      edit((b) => (b[38] = 0xc0)),
+      /RDB length byte 0xc0 is not a length/,
+    );
+    bad(edit(setF64(46, 5.5)), /merged weight 5.5 is not a 64-bit integer/);
+    bad(edit(setF64(46, 2 ** 64)), /is not a 64-bit integer/);
+    bad(edit(setF64(55, 1)), /unmerged weight 1 without unmerged nodes/);
+    // Any mean loads, NaN included (RedisBloom's arithmetic makes them from ±DBL_MAX data).
+    const nanMean = good.slice();
+    setF64(64, Number.NaN)(nanMean);
+    const withNan = TDigest.fromRedis(withCrc(nanMean));
+    withNan.checkInvariants();
+    use(withNan);
+    bad(
+      edit((b) => (b[b.length - 11] = 4)),
+      /where the module's EOF/,
+    );
+    // A header claiming millions of merged nodes in a short payload: refused by its length.
+    bad(
+      edit((b) => b.set([0x80, 0, 0x0f, 0x42, 0x40], 40)),
+      /beyond the capacity|opcode/,
+    );
+    const claims = TDigest.from([1, 2, 3], { compression: 100_000_000 });
+    claims.quantile(0.5);
+    const payload = claims.toRedis();
+    const lie = payload.slice();
+    lie.set([0x80, 0x01, 0x00, 0x00, 0x00], 0);
+    expect(() => TDigest.fromRedis(lie)).toThrow(RedstructFormatError);
+  });
+
+  it("unmerged nodes (which RESTORE zeroes) only where DUMP leaves them, and no more than the payload's size", () => {
+    const single = TDigest.from([42.5]).toRedis();
+    const restored = TDigest.fromRedis(single);
+    expect(restored.info().unmergedNodes).toBe(1);
+    expect(restored.min()).toBe(42.5);
+    // Claim 5 unmerged nodes (2 bytes of ghost per payload byte would be too many for 75 bytes).
+    const five = single.slice();
+    expect(five[43]).toBe(1);
+    five[43] = 4;
+    expect(TDigest.fromRedis(withCrc(five)).info().unmergedNodes).toBe(4);
+    five[43] = 5;
+    expect(() => TDigest.fromRedis(withCrc(five))).toThrow(/5 nodes claimed by a 75-byte payload/);
+  });
+
+  it("refuses what is not bytes with a TypeError naming the parameter", () => {
+    expect(() => TDigest.fromRedis("07814c" as never)).toThrow(TypeError);
+    expect(() => TDigest.fromRedis(null as never)).toThrow(/bytes must be a Uint8Array/);
+    expect(() => TDigest.fromRedis(detached(TDigest.from([1, 2]).toRedis()))).toThrow(/detached/);
+    expect(() => TDigest.fromBytes([1, 2, 3] as never)).toThrow(TypeError);
+  });
+
+  it("CRC-64-Jones: Redis's check value", () => {
+    expect(crc64(new TextEncoder().encode("123456789"))).toBe(0xe9c6d914c4b8d9can);
+    expect(crc64(new Uint8Array(0))).toBe(0n);
+  });
+});
+
+describe("TDigest.fromBytes on hostile input", () => {
+  it(`only loads (writing the same bytes back) or throws RedstructFormatError: ${RUNS} inputs (seeded)`, () => {
+    const valid = digests().map((d) => d.toBytes());
+    const counts = fuzzDeserializer(
+      {
+        name: "TDigest.fromBytes",
+        read: TDigest.fromBytes,
+        valid,
+        use: (d) => use(d.clone()),
+        write: (d) => d.toBytes(),
+      },
+      { seed: 0x7d12, runs: RUNS },
+    );
+    expect(counts.loaded).toBeGreaterThan(RUNS / 10);
+  });
+
+  it("names what is wrong", () => {
+    const good = TDigest.from([1, 2, 3], { compression: 5 }).toBytes();
+    const { bad, patch } = corruptionsOf(TDigest.fromBytes, good);
+    bad(patch(0, 0x48, 0x59, 0x4c, 0x4c), /a Redis HYLL string: read it with HyperLogLog\.fromRedis\(\)/);
+    bad(patch(4, 2), /format version 2/);
+    bad(patch(5, 0, 0, 0, 0), /compression 0/);
+    bad(patch(5, 0xff, 0xff, 0xff, 0xff), /compression 4294967295/);
+    bad(patch(9, 0, 0, 0, 0, 0, 0, 0xf8, 0x7f), /min NaN/);
+    bad(patch(25, 0, 1), /256 \+ 3 nodes, beyond the capacity 40/);
+    bad(patch(25, 2), /5 nodes need 80 bytes, got 48/);
+    bad(patch(41, 1), /merged weight 1 without merged nodes/);
+    bad((b) => b.subarray(0, b.length - 1), /3 nodes need 48 bytes, got 47/);
+    bad((b) => Uint8Array.from([...b, 0]), /3 nodes need 48 bytes, got 49/);
+    // NaN means (from ±DBL_MAX data) are written as one pattern; another one is corruption.
+    const huge = digests()[5]!;
+    const bytes = huge.toBytes();
+    const view = new DataView(bytes.buffer);
+    const nodes = huge.info().mergedNodes + huge.info().unmergedNodes;
+    const at = Array.from({ length: nodes }, (_, i) => 57 + 8 * i).find((o) => Number.isNaN(view.getFloat64(o, true)));
+    expect(at).toBeDefined();
+    expect(Array.from(bytes.subarray(at!, at! + 8))).toEqual([0, 0, 0, 0, 0, 0, 0xf8, 0xff]);
+    expect(TDigest.fromBytes(bytes).toBytes()).toEqual(bytes);
+    const other = bytes.slice();
+    other[at! + 7] = 0x7f;
+    expect(() => TDigest.fromBytes(other)).toThrow(/mean \d+ is a NaN other than the one toBytes\(\) writes/);
+    expect(() => TDigest.fromRedis(good)).toThrow(RedstructFormatError);
+    expect(() => TDigest.fromBytes(TDigest.from([1]).toRedis())).toThrow(RedstructFormatError);
+  });
+});
