@@ -16,8 +16,8 @@
  * entry count the bytes cannot hold before anything is allocated, and copies every byte string out
  * of the input (nothing read aliases the caller's buffer). O(n + bytes) both ways.
  */
-import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { describe, formatError, typeError } from "../internal/errors.js";
+import { ByteReader, ByteWriter, checkBytes } from "../internal/bytes.js";
+import { describe, formatError } from "../internal/errors.js";
 import { decodeWtf8, wtf8 } from "../internal/wtf8.js";
 import type { DictKey } from "./hash.js";
 
@@ -50,10 +50,8 @@ function keyPart(key: DictKey): Part {
 
 function valuePart(value: unknown, key: DictKey, encode: ((value: unknown) => Uint8Array) | undefined): Part {
   if (encode !== undefined) {
-    const bytes = encode(value);
-    if (!(bytes instanceof Uint8Array)) {
-      throw typeError(WHERE, `encodeValue(value of key ${describe(key)})`, bytes, "a Uint8Array");
-    }
+    // Copied at once: an encoder may hand back one scratch buffer each time, or transfer the last.
+    const bytes = checkBytes(WHERE, `encodeValue(value of key ${describe(key)})`, encode(value)).slice();
     return { tag: 8, bytes, number: 0, isNumber: false };
   }
   switch (typeof value) {

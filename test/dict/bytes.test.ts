@@ -111,6 +111,34 @@ describe("Dict toBytes / fromBytes", () => {
     d.checkInvariants();
   });
 
+  it("takes each encodeValue result before the next call: a reused scratch buffer, a transferred one", () => {
+    const values = [{ n: 1 }, { n: 2 }, { n: 3 }, { n: 40 }];
+    const d = new Dict<number, { n: number }>(values.map((v, i) => [i, v]));
+    const decodeValue = (b: Uint8Array) => JSON.parse(new TextDecoder().decode(b)) as { n: number };
+    // One fixed scratch array, filled by encodeInto and handed back as a view each time.
+    const scratch = new Uint8Array(64);
+    const text = new TextEncoder();
+    const reused = d.toBytes({
+      encodeValue: (v: { n: number }) => scratch.subarray(0, text.encodeInto(JSON.stringify(v), scratch).written),
+    });
+    expect([...Dict.fromBytes(reused, { decodeValue }).values()]).toEqual(values);
+    // An encoder that transfers the buffer it returned last time before writing the next value.
+    let last: ArrayBuffer | undefined;
+    const moved = d.toBytes({
+      encodeValue: (v: { n: number }) => {
+        if (last !== undefined) structuredClone(last, { transfer: [last] });
+        const bytes = text.encode(JSON.stringify(v));
+        last = bytes.buffer as ArrayBuffer;
+        return bytes;
+      },
+    });
+    expect([...Dict.fromBytes(moved, { decodeValue }).values()]).toEqual(values);
+    // A result already detached when returned says so, naming the key.
+    const gone = new Uint8Array(4);
+    structuredClone(gone.buffer, { transfer: [gone.buffer] });
+    expect(() => d.toBytes({ encodeValue: () => gone })).toThrow(/encodeValue\(value of key 0\) is a Uint8Array whose buffer was detached/);
+  });
+
   it("shares no memory with its input or output", () => {
     const d = new Dict<DictKey, unknown>([
       [Uint8Array.of(1, 2), Uint8Array.of(3, 4)],
