@@ -257,8 +257,8 @@ export class GeoSet {
       const i = members.length;
       if (!Array.isArray(entry))
         throw typeError(WHERE, `entries[${i}]`, entry, "a [member, longitude, latitude] array");
-      if (typeof entry[0] !== "string") checkMember(entry[0], `entries[${i}][0]`);
-      members.push(entry[0]);
+      // Each field read once: what was checked is what is added (a getter may answer differently).
+      members.push(checkMember(entry[0], `entries[${i}][0]`));
       const longitude = checkCoordinate("longitude", entry[1], LON_MIN, LON_MAX, i);
       const latitude = checkCoordinate("latitude", entry[2], LAT_MIN, LAT_MAX, i);
       scores.push(encodeScore(longitude, latitude));

@@ -233,9 +233,9 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     let i = 0;
     for (const entry of entries) {
       if (!Array.isArray(entry)) throw typeError(WHERE, `entries[${i}]`, entry, "a [member, score] array");
-      checkMember(entry[0], `entries[${i}][0]`);
-      checkScore(`entries[${i}][1]`, entry[1]);
-      zs.add(entry[0], entry[1]);
+      // Each field read once: what was checked is what is added (a getter may answer differently).
+      const member = checkMember(entry[0], `entries[${i}][0]`);
+      zs.add(member, checkScore(`entries[${i}][1]`, entry[1]));
       i++;
     }
     return zs;
