@@ -15,12 +15,12 @@
  * strict shape for (cap_i, p_i); every link but the last holds exactly cap_i items, the last at most
  * cap_last; each link's own invariants hold.
  *
- * Construction checks that the chain can grow: unless it is non-scaling, the second link must be
- * possible (its error share a positive double, its size at most 2^31 − 1 bits), so a chain that
- * could never take item capacity + 1 is a RangeError naming the option at fault, not a filter
- * whose every add past capacity throws. A chain that can grow stops at the first link that cannot
- * exist (2^31 bits or more, an error share that underflows): `add` then throws a RangeError
- * before changing anything.
+ * Construction checks that the chain can grow as far as memory allows: unless it is non-scaling,
+ * every link must be possible (its error share a positive double that ≤ 64 hashes reach in at most
+ * 2^31 − 1 bits) until the links together hold 2^31 − 1 bits, or until a link would need more than
+ * that even at the ideal size for its share — the memory limit, where `add` throws a RangeError
+ * before changing anything. Options under which the chain would stop earlier are a RangeError
+ * naming the option at fault, not a filter whose add throws some items later.
  *
  * Costs, for L links: `add` O(L·k + |item|) — it checks every link first (an item already in
  * an older link must not be added again, or the item counts would drift), then sets k bits in the
@@ -134,11 +134,13 @@ export class ScalableBloomFilter {
 
   /**
    * Creates a chain with one empty link of `capacity` items at errorRate·tightening (BF.RESERVE).
-   * Unless `nonScaling`, the second link (capacity·expansion items at errorRate·tightening²) must
-   * be possible too, so that the chain can grow at all. O(first link's bits/32).
+   * Unless `nonScaling`, every later link must be possible too, until the links together hold
+   * 2^31 − 1 bits or a link would need more than that even at the ideal size for its share (see the
+   * module comment). O(first link's bits/32 + links walked).
    * @throws TypeError/RangeError for a bad option (see {@link ScalableBloomFilterOptions}); a
    *   RangeError naming the option at fault when the first link cannot exist, or when a scaling
-   *   chain could never add its second link.
+   *   chain would stop growing before that limit (its second link impossible, an error share that
+   *   underflows or that 64 hashes cannot reach).
    */
   constructor(options: ScalableBloomFilterOptions) {
     if (options === undefined) {
@@ -172,34 +174,52 @@ export class ScalableBloomFilter {
         `small enough for a first link of at most 2^31 − 1 bits at errorRate × tightening = ${this.#errorRate * this.#tightening}`,
       );
     }
-    if (!this.#nonScaling) this.#checkGrowth();
+    if (!this.#nonScaling) this.#checkGrowth(first.bits);
     // fromBytes brings its own links: it must not allocate a first link (up to 256 MiB) on the say
     // of a header it has not yet checked against the input's length.
     if (!(RESTORING in options)) this.#grow();
   }
 
   /**
-   * Throws a RangeError naming the option at fault when the second link cannot exist: its error
-   * share underflows (tightening); it needs 2^31 bits or more, or its capacity passes 2^53 − 1
-   * (expansion, or the capacity itself when even capacity items at that share would not fit).
+   * Throws a RangeError naming the option at fault unless the chain can grow as far as the class
+   * promises: link by link, until its links together hold 2^31 − 1 bits (the size of the largest
+   * single filter), or until the next link, even sized at the ideal −n·ln p/(ln 2)² for its share,
+   * would need more than that. The second link must always exist. Stopping earlier — an error share
+   * that underflows, or one so small that 64 hashes cannot reach it in 2^31 − 1 bits for the link's
+   * few items — is a property of the options, so it is refused here rather than at some later add.
+   * O(links walked): at most ~1075 (where any share underflows), or ~53 when expansion ≥ 2.
    */
-  #checkGrowth(): void {
-    const second = this.#linkShape(1);
-    if (typeof second !== "string") return;
-    const error = this.#errorRate * this.#tightening ** 2;
-    let param = "tightening";
-    let value = this.#tightening;
-    if (error > 0) {
-      const alone = this.#expansion > 1 && strictParameters(this.#capacity, error, MAX_BITS, WHERE).bits <= MAX_BITS;
-      [param, value] = alone ? ["expansion", this.#expansion] : ["capacity", this.#capacity];
+  #checkGrowth(firstBits: number): void {
+    let total = firstBits;
+    for (let i = 1; ; i++) {
+      const shape = this.#linkShape(i);
+      if (typeof shape !== "string") {
+        total += shape.bits;
+        if (total >= MAX_BITS) return;
+        continue;
+      }
+      const capacity = this.#capacity * this.#expansion ** i;
+      const error = this.#errorRate * this.#tightening ** (i + 1);
+      const idealBits = (-capacity * Math.log(error)) / Math.LN2 ** 2;
+      if (i >= 2 && error > 0 && (capacity > Number.MAX_SAFE_INTEGER || idealBits > MAX_BITS)) {
+        return; // the memory limit: no parameters could make this link fit
+      }
+      // The option to change: tightening while it can loosen, else expansion 1's constant links.
+      let [param, value] =
+        this.#tightening < 0.5 || this.#expansion > 1
+          ? ["tightening", this.#tightening]
+          : ["expansion", this.#expansion];
+      if (i === 1 && error > 0) {
+        const alone = this.#expansion > 1 && strictParameters(this.#capacity, error, MAX_BITS, WHERE).bits <= MAX_BITS;
+        [param, value] = alone ? ["expansion", this.#expansion] : ["capacity", this.#capacity];
+      }
+      const what =
+        i === 1
+          ? `one that leaves room for a second link (capacity × expansion = ${capacity} items at errorRate × tightening² = ${error}: ${shape})`
+          : `one under which the chain can grow until it holds 2^31 − 1 bits: link ${i + 1} (${capacity} items at errorRate × ` +
+            `tightening^${i + 1} = ${error}) could not exist — ${shape}, after only ${total} bits in links 1..${i}`;
+      throw rangeError(WHERE, param, value, `${what}; for a filter that never grows, set nonScaling: true`);
     }
-    throw rangeError(
-      WHERE,
-      param,
-      value,
-      `one that leaves room for a second link (capacity × expansion = ${this.#capacity * this.#expansion} items ` +
-        `at errorRate × tightening² = ${error}: ${second}); for a filter that never grows, set nonScaling: true`,
-    );
   }
 
   /**

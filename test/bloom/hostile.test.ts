@@ -52,7 +52,7 @@ const kinds: Kind[] = [
   },
   {
     name: "ScalableBloomFilter",
-    make: (s) => new ScalableBloomFilter({ capacity: 1 + (s % 7), errorRate: 0.1, expansion: 1 + (s % 3) }),
+    make: (s) => new ScalableBloomFilter({ capacity: 6 + (s % 7), errorRate: 0.1, expansion: 1 + (s % 3) }),
     fromBytes: ScalableBloomFilter.fromBytes,
   },
   {

@@ -225,11 +225,16 @@ describe("every size handed out meets its target, or is refused with a RangeErro
 
   it("ScalableBloomFilter: tiny error shares are met with 64 probes; an underflowing share is named", () => {
     // errorRate·tightening = 5e-301: needs over 64 probes at the contract formula, met here.
-    const sbf = new ScalableBloomFilter({ capacity: 10, errorRate: 1e-300 });
-    sbf.checkInvariants();
+    const first = new ScalableBloomFilter({ capacity: 10, errorRate: 1e-300, nonScaling: true });
+    for (let i = 0; i < 10; i++) first.add(i);
+    first.checkInvariants();
+    // 5e-21 and below: 67 and more probes at the contract formula; a chain that grows on 64.
+    const sbf = new ScalableBloomFilter({ capacity: 10, errorRate: 1e-20 });
     for (let i = 0; i < 40; i++) sbf.add(i);
     sbf.checkInvariants();
-    expect(sbf.filters).toBeGreaterThan(1);
+    expect(sbf.filters).toBeGreaterThan(2);
+    // At 1e-300 the 64 probes make a scaling chain stop (link 7) before its links hold 2^31 − 1 bits.
+    expect(() => new ScalableBloomFilter({ capacity: 10, errorRate: 1e-300 })).toThrow(/link 7 \(640 items/);
     expect(() => new ScalableBloomFilter({ capacity: 10, errorRate: 1e-300, tightening: 1e-30 })).toThrow(
       /^redstruct\/ScalableBloomFilter: errorRate × tightening must be a positive number/,
     );

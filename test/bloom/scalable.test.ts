@@ -12,12 +12,30 @@ const anyElement = fc.oneof(
   fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }),
 );
 
-const options = fc.record({
-  capacity: fc.integer({ min: 1, max: 40 }),
-  errorRate: fc.double({ min: 1e-4, max: 0.3, noNaN: true }),
-  expansion: fc.integer({ min: 1, max: 4 }),
-  tightening: fc.double({ min: 0.05, max: 0.5, noNaN: true }),
-});
+/** The construction refusal of a chain that would stop growing early (tested on its own below). */
+const STOPS_EARLY = /can grow until it holds 2\^31 − 1 bits/;
+
+/** Whether the chain of `o` is accepted; throws anything but the early-stop refusal. */
+function grows(o: object): boolean {
+  try {
+    new ScalableBloomFilter(o as never);
+    return true;
+  } catch (e) {
+    if (e instanceof RangeError && STOPS_EARLY.test(e.message)) return false;
+    throw e;
+  }
+}
+
+// Small capacities with expansion 1 and a low tightening stop early (their shares underflow): those
+// are refused at construction, and the properties below run over the chains that are built.
+const options = fc
+  .record({
+    capacity: fc.integer({ min: 1, max: 40 }),
+    errorRate: fc.double({ min: 1e-4, max: 0.3, noNaN: true }),
+    expansion: fc.integer({ min: 1, max: 4 }),
+    tightening: fc.double({ min: 0.05, max: 0.5, noNaN: true }),
+  })
+  .filter(grows);
 
 describe("ScalableBloomFilter", () => {
   it("never gives a false negative; add() returns !has() before it; links grow as RedisBloom's", () => {
@@ -119,16 +137,20 @@ describe("ScalableBloomFilter", () => {
     fc.assert(
       fc.property(options, fc.boolean(), fc.array(anyElement, { maxLength: 80 }), (opts, withCapacity, values) => {
         const { capacity, ...rest } = opts;
-        const built = ScalableBloomFilter.from(
-          (function* () {
-            yield* values;
-          })(),
-          withCapacity ? opts : rest,
-        );
-        const twin = new ScalableBloomFilter({
-          ...rest,
-          capacity: withCapacity ? capacity : Math.max(1, values.length),
-        });
+        const build = () =>
+          ScalableBloomFilter.from(
+            (function* () {
+              yield* values;
+            })(),
+            withCapacity ? opts : rest,
+          );
+        const twinOptions = { ...rest, capacity: withCapacity ? capacity : Math.max(1, values.length) };
+        if (!grows(twinOptions)) {
+          expect(build).toThrow(STOPS_EARLY);
+          return;
+        }
+        const built = build();
+        const twin = new ScalableBloomFilter(twinOptions);
         twin.addAll(values);
         built.checkInvariants();
         expect(built.toBytes()).toEqual(twin.toBytes());
@@ -160,6 +182,34 @@ describe("ScalableBloomFilter", () => {
     expect(make({ capacity: 10, errorRate: 0.01, tightening: 0 })).toThrow(RangeError);
     expect(make({ capacity: 10, errorRate: 0.01, nonScaling: "yes" })).toThrow(TypeError);
     expect(make({ capacity: 1e9, errorRate: 1e-9 })).toThrow(RangeError);
+  });
+
+  it("refuses at construction a chain that would stop growing before the memory limit", () => {
+    const make = (o: object) => () => new ScalableBloomFilter(o as never);
+    // Link 3's error share underflows: 0.03 × (10^-120)^3.
+    expect(make({ capacity: 6, errorRate: 0.03, tightening: 1e-120, expansion: 1 })).toThrow(
+      /tightening must be one under which the chain can grow until it holds 2\^31 − 1 bits: link 3 .*underflows/,
+    );
+    // Link 4 holds 1280 items at 10^-312: 64 hashes cannot reach that in 2^31 − 1 bits.
+    expect(make({ capacity: 20, errorRate: 1e-300, tightening: 0.001, expansion: 4 })).toThrow(
+      /tightening must be .*link 4 \(1280 items .* more than 2\^31 − 1 bits/,
+    );
+    // One item per link at the loosest tightening: the shares underflow after 1073 links.
+    expect(make({ capacity: 1, errorRate: 0.5, expansion: 1 })).toThrow(/expansion must be .*link 1074/);
+    // Chains that reach the memory limit are accepted, with expansion 1 too.
+    for (const o of [
+      { capacity: 1000, errorRate: 0.01 },
+      { capacity: 6, errorRate: 0.03, expansion: 1 },
+      { capacity: 100, errorRate: 1e-10, expansion: 1 },
+      { capacity: 1, errorRate: 0.5, expansion: 1024 },
+    ]) {
+      expect(make(o)).not.toThrow();
+    }
+    // Every accepted expansion-1 chain really grows: 40 links of 6 items, checked link by link.
+    const sbf = new ScalableBloomFilter({ capacity: 6, errorRate: 0.03, expansion: 1 });
+    for (let j = 0; sbf.info().filters < 40; j++) sbf.add(`e${j}`);
+    expect(sbf.info()).toMatchObject({ capacity: 240, filters: 40 });
+    sbf.checkInvariants();
   });
 
   it("refuses to grow past 2^31 − 1 bits per link with a RangeError", () => {
