@@ -53,6 +53,7 @@
  * insertion order).
  */
 import { randomSipKey, sipKeyFromBytes } from "../hash/index.js";
+import { checkBytes, refuseDetached } from "../internal/bytes.js";
 import { checkFinite, checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import { mulberry32, randomSeed } from "../internal/random.js";
@@ -226,9 +227,11 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
     let sipKey: Uint32Array;
     if (key === undefined) sipKey = randomSipKey();
     else if (key instanceof Uint32Array) {
-      if (key.length !== 4) throw rangeError(WHERE, "options.key.length", key.length, "4 (words of a 128-bit key)");
+      if (refuseDetached(WHERE, "options.key", key).length !== 4)
+        throw rangeError(WHERE, "options.key.length", key.length, "4 (words of a 128-bit key)");
       sipKey = new Uint32Array(key);
     } else if (key instanceof Uint8Array) {
+      checkBytes(WHERE, "options.key", key);
       if (key.length !== 16) throw rangeError(WHERE, "options.key.length", key.length, "16 (bytes of a 128-bit key)");
       sipKey = sipKeyFromBytes(new Uint8Array(key));
     } else throw typeError(WHERE, "options.key", key, "a Uint32Array of 4 words or a Uint8Array of 16 bytes");

@@ -40,7 +40,7 @@
  */
 
 import { sipHash13Ascii, sipHashSource } from "../hash/siphash.js";
-import { isDetached } from "../internal/bytes.js";
+import { refuseDetached } from "../internal/bytes.js";
 import { encodeWtf8Into } from "../internal/wtf8.js";
 
 /** What a dict accepts as a key. */
@@ -104,11 +104,7 @@ export class KeyHasher {
     if (typeof key === "string") return this.stringHash(key);
     if (typeof key === "bigint") return this.stringHash(String(key));
     // A detached view reads as no bytes: it would silently stand for the empty byte key.
-    if (key.length === 0 && isDetached(key)) {
-      throw new TypeError(
-        "redstruct/Dict: key is a Uint8Array whose buffer was detached (transferred to a worker?): it holds no bytes",
-      );
-    }
+    if (key.length === 0) refuseDetached("Dict", "key", key);
     sipHashSource(key, key.length, this.sipKey, 1, 3, this.#out);
     return this.#out[0]! | 0;
   }

@@ -11,7 +11,7 @@
  * string's UTF-8 bytes encoded into a reused scratch buffer ({@link utf8Of}). A `Uint8Array` is read
  * in place. So every core exists once and is bit-identical to hashing `utf8(value)`.
  */
-import { isDetached } from "../internal/bytes.js";
+import { refuseDetached } from "../internal/bytes.js";
 import { typeError } from "../internal/errors.js";
 
 /**
@@ -43,12 +43,8 @@ export function utf8(value: Item): Uint8Array {
 export function checkItem(where: string, param: string, value: unknown): Item {
   if (typeof value === "string" || typeof value === "number" || typeof value === "bigint") return value;
   if (value instanceof Uint8Array) {
-    if (value.length === 0 && isDetached(value)) {
-      throw new TypeError(
-        `redstruct/${where}: ${param} is a Uint8Array whose buffer was detached (transferred to a worker?): it holds no bytes`,
-      );
-    }
-    return value;
+    // Only an empty view can be detached: the hot path skips the call.
+    return value.length === 0 ? refuseDetached(where, param, value) : value;
   }
   throw typeError(where, param, value, "a string, number, bigint or Uint8Array");
 }

@@ -11,6 +11,7 @@
  * 16 key bytes read as four little-endian 32-bit words. Verified against the reference C
  * (test/vectors/generate.sh).
  */
+import { checkBytes } from "../internal/bytes.js";
 import { rangeError, typeError } from "../internal/errors.js";
 import { checkOut } from "./args.js";
 import {
@@ -260,10 +261,12 @@ export function randomSipKey(): SipKey {
 
 /**
  * Builds a key from 16 bytes (the reference implementation's byte order). O(1); returns a new array.
- * @throws TypeError when `bytes` is not a Uint8Array, RangeError when it does not hold exactly 16 bytes.
+ * @throws TypeError when `bytes` is not a Uint8Array or its buffer was detached, RangeError when it does
+ *   not hold exactly 16 bytes.
  */
 export function sipKeyFromBytes(bytes: Uint8Array): SipKey {
   if (!(bytes instanceof Uint8Array)) throw typeError("hash", "bytes", bytes, "a Uint8Array of exactly 16 bytes");
+  checkBytes("hash", "bytes", bytes);
   if (bytes.length !== 16)
     throw rangeError("hash", "bytes.length", bytes.length, "16 (a 128-bit key is exactly 16 bytes)");
   const key = new Uint32Array(4);

@@ -14,10 +14,10 @@ import { formatError, typeError } from "./errors.js";
  * `ArrayBuffer.prototype.detached`; there only an empty view can be detached, and a DataView over
  * a detached buffer is refused, which tells the two apart.
  */
-export function isDetached(bytes: Uint8Array): boolean {
-  const buffer = bytes.buffer as ArrayBuffer & { detached?: boolean };
+export function isDetached(view: ArrayBufferView): boolean {
+  const buffer = view.buffer as ArrayBuffer & { detached?: boolean };
   if (typeof buffer.detached === "boolean") return buffer.detached;
-  if (bytes.length !== 0 || buffer.byteLength !== 0) return false;
+  if (view.byteLength !== 0 || buffer.byteLength !== 0) return false;
   try {
     new DataView(buffer);
     return false;
@@ -34,12 +34,23 @@ export function checkBytes(where: string, param: string, bytes: unknown): Uint8A
   if (!(bytes instanceof Uint8Array)) {
     throw typeError(where, param, bytes, "a Uint8Array (a Buffer is one)");
   }
-  if (isDetached(bytes)) {
+  return refuseDetached(where, param, bytes);
+}
+
+/**
+ * Returns `view` unless its buffer was detached, which no typed array or DataView can tell from
+ * empty by its length alone.
+ * @throws TypeError naming the parameter and the view's type.
+ */
+export function refuseDetached<T extends ArrayBufferView>(where: string, param: string, view: T): T {
+  if (isDetached(view)) {
+    const type = view.constructor.name;
     throw new TypeError(
-      `redstruct/${where}: ${param} is a Uint8Array whose buffer was detached (transferred to a worker?): it holds no bytes`,
+      `redstruct/${where}: ${param} is ${/^Int/.test(type) ? "an" : "a"} ${type} whose buffer was detached ` +
+        "(transferred to a worker?): it holds nothing",
     );
   }
-  return bytes;
+  return view;
 }
 
 /**

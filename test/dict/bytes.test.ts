@@ -136,7 +136,9 @@ describe("Dict toBytes / fromBytes", () => {
     // A result already detached when returned says so, naming the key.
     const gone = new Uint8Array(4);
     structuredClone(gone.buffer, { transfer: [gone.buffer] });
-    expect(() => d.toBytes({ encodeValue: () => gone })).toThrow(/encodeValue\(value of key 0\) is a Uint8Array whose buffer was detached/);
+    expect(() => d.toBytes({ encodeValue: () => gone })).toThrow(
+      /encodeValue\(value of key 0\) is a Uint8Array whose buffer was detached/,
+    );
   });
 
   it("shares no memory with its input or output", () => {

@@ -278,6 +278,12 @@ const asyncIterable = {
   },
 };
 
+/** `view` after its buffer was transferred away (as postMessage with a transfer list does). */
+function detachedView<T extends ArrayBufferView>(view: T): T {
+  structuredClone(view.buffer, { transfer: [view.buffer as ArrayBuffer] });
+  return view;
+}
+
 describe("Dict: options and arguments", () => {
   /** [what, call, error type, message pattern] — every message names the parameter. */
   const bad: [string, () => unknown, ErrorConstructor, RegExp][] = [
@@ -291,6 +297,18 @@ describe("Dict: options and arguments", () => {
     ["key of another type", () => new Dict(null, { key: new Uint16Array(8) as never }), TypeError, /options\.key/],
     ["3-word key", () => new Dict(null, { key: new Uint32Array(3) }), RangeError, /options\.key\.length must be 4/],
     ["15-byte key", () => new Dict(null, { key: new Uint8Array(15) }), RangeError, /options\.key\.length must be 16/],
+    [
+      "detached 16-byte key",
+      () => new Dict(null, { key: detachedView(new Uint8Array(16)) }),
+      TypeError,
+      /options\.key is a Uint8Array whose buffer was detached/,
+    ],
+    [
+      "detached 4-word key",
+      () => new Dict(null, { key: detachedView(new Uint32Array(4)) }),
+      TypeError,
+      /options\.key is a Uint32Array whose buffer was detached/,
+    ],
     ["null seed", () => new Dict(null, { seed: null as never }), TypeError, /options\.seed/],
     ["string seed", () => new Dict(null, { seed: "1" as never }), TypeError, /options\.seed/],
     ["negative seed", () => new Dict(null, { seed: -1 }), RangeError, /options\.seed/],

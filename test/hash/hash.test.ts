@@ -216,6 +216,13 @@ describe("siphash", () => {
     expect(() => siphash13("x", new Uint32Array(3))).toThrow(RangeError);
     expect(() => siphash13("x", [1, 2, 3, 4] as never)).toThrow(TypeError);
     expect(() => sipKeyFromBytes(new Uint8Array(15))).toThrow(/16 bytes/);
+    const gone = new Uint8Array(16);
+    structuredClone(gone.buffer, { transfer: [gone.buffer] });
+    expect(() => sipKeyFromBytes(gone)).toThrow(
+      new TypeError(
+        "redstruct/hash: bytes is a Uint8Array whose buffer was detached (transferred to a worker?): it holds nothing",
+      ),
+    );
   });
 });
 
