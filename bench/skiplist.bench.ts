@@ -697,6 +697,54 @@ async function beforeRun(ctx: BenchContext, Before: SortedSetClass, inp: Inputs)
 const UNION_USER = "two Maps and a sort (what a user would write)";
 
 /** Union of two 10^5-member sets sharing half their members, scores summed. */
+const UNPEEKED = "1,000 × (add + delete)";
+const PEEKED = "1,000 × (peek an iterator, then add + delete)";
+const PEEKED_DELETE = "1,000 × (peek, then delete + add)";
+
+/**
+ * Changes after iterators that are never finished (`zs.keys().next()`, a peek): each must cost the
+ * change O(1), so a batch of changes with a fresh abandoned iterator before each runs at the speed
+ * of the same batch without them, less the peeks themselves.
+ */
+async function abandonedRun(ctx: BenchContext): Promise<Row[]> {
+  const n = 100_000;
+  const entries: [string, number][] = distinctStrings(n, 11, "member:").map((m, i) => [m, (i * 7919) % n]);
+  const fresh = distinctStrings(1_000, 11, "fresh:");
+  const sets = [0, 1, 2].map((seed) => SortedSet.from(entries, { seed }));
+  return rounds(
+    ctx,
+    "1,000 changes to a 10^5-member set, with and without an abandoned iterator before each",
+    {
+      [UNPEEKED]: () => {
+        const zs = sets[0]!;
+        for (let i = 0; i < fresh.length; i++) {
+          zs.add(fresh[i]!, i);
+          zs.delete(fresh[i]!);
+        }
+        sink += zs.size;
+      },
+      [PEEKED]: () => {
+        const zs = sets[1]!;
+        for (let i = 0; i < fresh.length; i++) {
+          sink += zs.keys().next().value!.length;
+          zs.add(fresh[i]!, i);
+          zs.delete(fresh[i]!);
+        }
+      },
+      [PEEKED_DELETE]: () => {
+        const zs = sets[2]!;
+        for (let i = 0; i < fresh.length; i++) {
+          sink += zs.keys().next().value!.length;
+          const [m, s] = entries[i]!;
+          zs.delete(m);
+          zs.add(m, s);
+        }
+      },
+    },
+    { baseline: UNPEEKED, time: ctx.full ? 1000 : 500 },
+  );
+}
+
 async function unionRun(ctx: BenchContext): Promise<Row[]> {
   const { OrderedMap } = (await import("@js-sdsl/ordered-map" as string)) as {
     OrderedMap: new (
@@ -925,6 +973,17 @@ const suite: Suite = {
       )}\n\n`;
     }
 
+    ctx.log("changes after abandoned iterators, 10^5");
+    const abandoned = await abandonedRun(ctx);
+    markdown += `${throughputTable("1,000 changes to a 10^5-member set, each after a peek (`keys().next()`) left unfinished (ops = batches)", abandoned)}\n`;
+    headlines.push({
+      structure: "SortedSet",
+      operation: "add + delete after an abandoned iterator each, 10^5",
+      versus: "the same changes with no iterator",
+      ratio: ratio(abandoned, PEEKED, UNPEEKED),
+      goal: 0.5,
+    });
+
     ctx.log("union of two 10^5-member sets");
     const union = await unionRun(ctx);
     markdown += `${throughputTable("union of two 10^5-member sets, half their members shared, scores summed (ops = unions)", union)}\n`;
@@ -936,7 +995,7 @@ const suite: Suite = {
     });
     charts.push({ name: "union", spec: throughputChart("union of two 10^5-member sets", union) });
     markdown += `Reproduce: \`SKIPLIST_BEFORE=/tmp/skiplist-before npm run bench -- skiplist${ctx.full ? " --full" : ""}\` (checksum ${sink % 997}).\n`;
-    return { markdown, data: { sizes: results, versusBefore, small, union }, charts, headlines };
+    return { markdown, data: { sizes: results, versusBefore, small, abandoned, union }, charts, headlines };
   },
 };
 

@@ -460,6 +460,25 @@ export class ZSkipList {
     return this.t[x + BASE]! + j;
   }
 
+  /**
+   * Position of the first entry sorting after (score, member) — the last sorting before it when
+   * `reverse` — or −1 when there is none. The key need not be present. O(log N + log B).
+   */
+  adjacentPos(score: number, member: string, reverse: boolean): number {
+    const x = this.descend(score, member);
+    if (x === HEADER) return reverse ? -1 : this.firstPos();
+    const t = this.t;
+    const base = t[x + BASE]!;
+    const j = this.entriesBefore(x, score, member); // node x's entries before the key: its first is not
+    if (reverse) return j > 0 ? base + j - 1 : this.prevPos(base);
+    if (j === t[x + META]! >>> 6) {
+      const y = t[x + LINKS]!;
+      return y === NIL ? -1 : t[y + BASE]!;
+    }
+    const p = base + j;
+    return this.memberAt(p) === member && this.scoreAt(p) === score ? this.nextPos(p) : p;
+  }
+
   scoreAt(pos: number): number {
     return this.es[pos >>> CHUNK_BITS]![pos & CHUNK_MASK]!;
   }

@@ -21,7 +21,7 @@ import { checkInteger, describe, formatError, notJson, rangeError, typeError } f
 import { checkFlag, checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { randomSeed } from "../internal/random.js";
 import { type Layout, MAX_SIZE, ZSkipList } from "./core.js";
-import { Cursors, type IterKind, SortedSetIterator } from "./iterate.js";
+import { type IterKind, Journal, SortedSetIterator } from "./iterate.js";
 import { type Aggregate, diffRun, intersectCount, intersectRun, type Run, unionRun } from "./ops.js";
 import { compareMembers, type LexBound, parseLexBound } from "./order.js";
 import { readSortedSet, writeSortedSet } from "./serialize.js";
@@ -190,8 +190,8 @@ let makeWithLayout: (layout: Layout, options?: SortedSetOptions) => SortedSet;
  */
 export class SortedSet implements Iterable<SortedSetEntry> {
   #list: ZSkipList;
-  /** Live iterators, told of every change before it is made (see ./iterate.ts). */
-  readonly #cursors = new Cursors();
+  /** The changes live iterators must read, and the iterators (see ./iterate.ts). */
+  readonly #journal = new Journal();
 
   /**
    * Creates an empty sorted set. O(min(capacity, 65,536)).
@@ -478,18 +478,14 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   /** Inserts a member known to be absent, after telling live iterators. */
   #insert(list: ZSkipList, score: number, member: string): void {
     if (list.length >= MAX_SIZE) throw rangeError(WHERE, "size", list.length + 1, `at most 2^26 (${MAX_SIZE}) members`);
-    if (this.#cursors.active) this.#cursors.detachAll();
     list.insert(score, member);
+    if (this.#journal.active) this.#journal.added(member, score, list.length);
   }
 
-  /** Gives a present member a new score, after telling live iterators when the member moves. */
+  /** Gives a present member a new score, and tells live iterators. */
   #update(list: ZSkipList, member: string, slot: number, current: number, score: number): void {
-    let pos = list.posOf(current, member);
-    if (this.#cursors.active && !list.staysInPlace(pos, score)) {
-      this.#cursors.detachAll();
-      pos = list.posOf(current, member); // the iterators' copies may have searched the list since
-    }
-    list.updateScore(pos, slot, score);
+    list.updateScore(list.posOf(current, member), slot, score);
+    if (this.#journal.active) this.#journal.moved(member, current, score, list.length);
   }
 
   /**
@@ -540,8 +536,8 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     checkMember(member);
     const slot = list.find(member);
     if (slot === 0) return false;
-    if (this.#cursors.active) this.#cursors.removing(member);
     list.deleteAt(list.posOf(list.scoreOf(slot), member), slot);
+    if (this.#journal.active) this.#journal.changed();
     return true;
   }
 
@@ -826,8 +822,8 @@ export class SortedSet implements Iterable<SortedSetEntry> {
 
   #removeWindow(list: ZSkipList, lo: number, end: number): number {
     if (end <= lo) return 0;
-    if (this.#cursors.active) this.#cursors.detachAll();
     list.deleteRanks(lo, end);
+    if (this.#journal.active) this.#journal.changed();
     return end - lo;
   }
 
@@ -881,8 +877,8 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    */
   clear(): void {
     const list = SortedSet.#of(this);
-    if (this.#cursors.active) this.#cursors.endAll();
     list.clear();
+    if (this.#journal.active) this.#journal.cleared();
   }
 
   // ---------------------------------------------------------------- iteration
@@ -893,10 +889,10 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * The set may change during the iteration, with `Map`'s guarantee: every member present for the
    * whole iteration is visited exactly once, and the iteration ends (after at most as many steps as
    * the set had members when it began). Members added meanwhile are not visited; a member removed
-   * before it is reached is not visited. Until the first change that adds a member or moves one,
-   * members come in the set's order; from that change on, in the order they had just before it,
-   * each with its score at the time it is visited. That change costs the iterator one copy of the
-   * members it has left (O(k)); removing members and changing scores in place cost nothing extra.
+   * before it is reached is not visited. Members come in the set's order, each with its score at
+   * the time it is visited, except those moved behind the iterator before their visit, which come
+   * after the rest. A step after a change costs one descent (O(log n)); an iterator left unfinished
+   * costs later changes nothing (see docs/skiplist.md, "Iterating while the set changes").
    * @throws TypeError for an unknown option or a non-boolean `reverse`.
    */
   entries(options?: ReverseOption): IterableIterator<SortedSetEntry> {
@@ -916,9 +912,9 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     return this.#iterate(list, 2, options);
   }
 
-  #iterate<T>(list: ZSkipList, kind: IterKind, options: ReverseOption | undefined): IterableIterator<T> {
+  #iterate<T>(list: ZSkipList, kind: IterKind, options: ReverseOption | undefined): SortedSetIterator<T> {
     const reverse = options === undefined ? false : reverseOf(options);
-    return new SortedSetIterator<T>(list, this.#cursors, kind, reverse);
+    return new SortedSetIterator<T>(list, this.#journal, kind, reverse);
   }
 
   /** `[member, score]` lowest first; same as {@link entries}. */
@@ -936,7 +932,11 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     const list = SortedSet.#of(this);
     if (typeof fn !== "function") throw typeError(WHERE, "fn", fn, "a function");
     const it = this.#iterate<SortedSetEntry>(list, 0, undefined);
-    for (let r = it.next(); r.done !== true; r = it.next()) fn(r.value[1], r.value[0], this);
+    try {
+      for (let r = it.next(); r.done !== true; r = it.next()) fn(r.value[1], r.value[0], this);
+    } finally {
+      it.return(); // a callback that throws leaves no iterator reading the journal
+    }
   }
 
   // ---------------------------------------------------------------- diagnostics

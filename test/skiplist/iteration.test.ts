@@ -21,33 +21,38 @@ type Op =
   | { t: "deleteRange"; a: number; b: number }
   | { t: "clear" };
 
-const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ t: fc.constant("open" as const), reverse: fc.boolean() }) },
-  {
-    weight: 8,
-    arbitrary: fc.record({
-      t: fc.constant("step" as const),
-      which: fc.nat({ max: 3 }),
-      times: fc.integer({ min: 1, max: 3 }),
-    }),
-  },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant("add" as const), m: name, s: score, gt: fc.boolean() }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant("incrBy" as const), m: name, d: score }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant("delete" as const), m: name }) },
-  {
-    weight: 1,
-    arbitrary: fc.record({ t: fc.constant("pop" as const), max: fc.boolean(), n: fc.integer({ min: 0, max: 2 }) }),
-  },
-  {
-    weight: 1,
-    arbitrary: fc.record({
-      t: fc.constant("deleteRange" as const),
-      a: fc.integer({ min: -3, max: 3 }),
-      b: fc.integer({ min: -3, max: 3 }),
-    }),
-  },
-  { weight: 1, arbitrary: fc.constant({ t: "clear" as const }) },
-);
+/** Changes and steps over `name`; `long` runs step and clear rarely, so changes pile up between steps. */
+const opOver = (name: fc.Arbitrary<string>, long = false): fc.Arbitrary<Op> =>
+  fc.oneof(
+    { weight: 2, arbitrary: fc.record({ t: fc.constant("open" as const), reverse: fc.boolean() }) },
+    {
+      weight: long ? 1 : 8,
+      arbitrary: fc.record({
+        t: fc.constant("step" as const),
+        which: fc.nat({ max: 3 }),
+        times: fc.integer({ min: 1, max: 3 }),
+      }),
+    },
+    { weight: 3, arbitrary: fc.record({ t: fc.constant("add" as const), m: name, s: score, gt: fc.boolean() }) },
+    { weight: 3, arbitrary: fc.record({ t: fc.constant("incrBy" as const), m: name, d: score }) },
+    { weight: 2, arbitrary: fc.record({ t: fc.constant("delete" as const), m: name }) },
+    {
+      weight: 1,
+      arbitrary: fc.record({ t: fc.constant("pop" as const), max: fc.boolean(), n: fc.integer({ min: 0, max: 2 }) }),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.record({
+        t: fc.constant("deleteRange" as const),
+        a: fc.integer({ min: -3, max: 3 }),
+        b: fc.integer({ min: -3, max: 3 }),
+      }),
+    },
+    { weight: long ? 0 : 1, arbitrary: fc.constant({ t: "clear" as const }) },
+  );
+const op = opOver(name);
+/** Many members, so that the journal fills and is read by every iterator, and iterators detach. */
+const manyNames = fc.integer({ min: 0, max: 299 }).map((i) => `m${i}`);
 
 /** One open iteration: an entries, a keys and a values iterator stepped in lockstep. */
 interface Tracked {
@@ -88,81 +93,122 @@ function removedNow(zs: SortedSet, before: string[], open: Tracked[]): void {
 }
 
 describe("SortedSet iteration under mutation", () => {
-  it("visits every member present throughout exactly once and always ends (random interleavings)", () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.tuple(name, score), { maxLength: 12 }),
-        fc.array(op, { minLength: 1, maxLength: 60 }),
-        fc.nat(),
-        (initial, ops, seed) => {
-          const zs = SortedSet.from(initial, { seed });
-          const open: Tracked[] = [];
-          const openOne = (reverse: boolean) => {
-            const members = [...zs.keys()];
-            open.push({
-              entries: zs.entries({ reverse }),
-              keys: zs.keys({ reverse }),
-              values: zs.values({ reverse }),
-              atOpen: new Set(members),
-              gone: new Set(),
-              visited: [],
-              done: false,
-            });
-          };
-          openOne(false);
-          for (const o of ops) {
-            const before = [...zs.keys()];
-            switch (o.t) {
-              case "open":
-                openOne(o.reverse);
-                break;
-              case "step": {
-                const t = open[o.which % open.length]!;
-                for (let i = 0; i < o.times; i++) step(zs, t);
-                break;
-              }
-              case "add":
-                zs.add(o.m, o.s, { gt: o.gt });
-                break;
-              case "incrBy":
-                try {
-                  zs.incrBy(o.m, o.d);
-                } catch (e) {
-                  expect(e).toBeInstanceOf(RangeError); // ∞ + −∞
-                }
-                break;
-              case "delete":
-                zs.delete(o.m);
-                break;
-              case "pop":
-                if (o.max) zs.popMax(o.n);
-                else zs.popMin(o.n);
-                break;
-              case "deleteRange":
-                zs.deleteRangeByRank(o.a, o.b);
-                break;
-              case "clear":
-                zs.clear();
-                break;
+  /** Random interleavings of opening and stepping iterators with every kind of change. */
+  const interleavings = (names: fc.Arbitrary<string>, initial: number, ops: number, long = false) =>
+    fc.property(
+      fc.array(fc.tuple(names, score), { maxLength: initial, size: long ? "max" : undefined }),
+      fc.array(opOver(names, long), { minLength: 1, maxLength: ops, size: long ? "max" : undefined }),
+      fc.nat(),
+      (initial, ops, seed) => {
+        const zs = SortedSet.from(initial, { seed });
+        const open: Tracked[] = [];
+        const openOne = (reverse: boolean) => {
+          const members = [...zs.keys()];
+          open.push({
+            entries: zs.entries({ reverse }),
+            keys: zs.keys({ reverse }),
+            values: zs.values({ reverse }),
+            atOpen: new Set(members),
+            gone: new Set(),
+            visited: [],
+            done: false,
+          });
+        };
+        openOne(false);
+        for (const o of ops) {
+          const before = [...zs.keys()];
+          switch (o.t) {
+            case "open":
+              openOne(o.reverse);
+              break;
+            case "step": {
+              const t = open[o.which % open.length]!;
+              for (let i = 0; i < o.times; i++) step(zs, t);
+              break;
             }
-            removedNow(zs, before, open);
-            zs.checkInvariants();
+            case "add":
+              zs.add(o.m, o.s, { gt: o.gt });
+              break;
+            case "incrBy":
+              try {
+                zs.incrBy(o.m, o.d);
+              } catch (e) {
+                expect(e).toBeInstanceOf(RangeError); // ∞ + −∞
+              }
+              break;
+            case "delete":
+              zs.delete(o.m);
+              break;
+            case "pop":
+              if (o.max) zs.popMax(o.n);
+              else zs.popMin(o.n);
+              break;
+            case "deleteRange":
+              zs.deleteRangeByRank(o.a, o.b);
+              break;
+            case "clear":
+              zs.clear();
+              break;
           }
-          for (const t of open) {
-            // Bounded: an iteration takes at most as many steps as members it began with.
-            for (let i = 0; i <= t.atOpen.size && !t.done; i++) step(zs, t);
-            expect(t.done, "iteration did not end").toBe(true);
-            const present = [...t.atOpen].filter((m) => !t.gone.has(m));
-            for (const m of present)
-              expect(
-                t.visited.filter((x) => x === m),
-                `${m} present throughout`,
-              ).toHaveLength(1);
-          }
-        },
-      ),
-      { seed: 0x17e4, numRuns: 1500 },
+          removedNow(zs, before, open);
+          zs.checkInvariants();
+        }
+        for (const t of open) {
+          // Bounded: an iteration takes at most as many steps as members it began with.
+          for (let i = 0; i <= t.atOpen.size && !t.done; i++) step(zs, t);
+          expect(t.done, "iteration did not end").toBe(true);
+          const present = [...t.atOpen].filter((m) => !t.gone.has(m));
+          for (const m of present)
+            expect(
+              t.visited.filter((x) => x === m),
+              `${m} present throughout`,
+            ).toHaveLength(1);
+        }
+      },
     );
+
+  it("visits every member present throughout exactly once and always ends (random interleavings)", () => {
+    fc.assert(interleavings(name, 12, 60), { seed: 0x17e4, numRuns: 1500 });
+  });
+
+  it("does so while the journal fills and iterators detach (many members, long runs)", () => {
+    fc.assert(interleavings(manyNames, 60, 600, true), { seed: 0x17e5, numRuns: 60 });
+  });
+
+  it("iterators peeked at and abandoned, then thousands of changes: each still walks as promised", () => {
+    const n = 10_000;
+    const zs = SortedSet.from(
+      Array.from({ length: n }, (_, i) => [`m${i}`, (i * 7919) % n] as [string, number]),
+      { seed: 5 },
+    );
+    const tracked = new Map<number, { it: Iterator<string>; seen: string[]; atOpen: Set<string> }>();
+    const deleted = new Set<string>();
+    for (let i = 0; i < 1000; i++) {
+      const atOpen = i % 250 === 0 || i === 999 ? new Set(zs.keys()) : null;
+      const it = zs.keys();
+      const first = it.next().value!;
+      if (atOpen !== null) tracked.set(i, { it, seen: [first], atOpen });
+      zs.add(`new${i}`, (i * 31) % n); // added: never visited by the older iterators
+      if (i % 3 === 0) zs.incrBy(`m${i}`, n); // moved ahead of every cursor
+      if (i % 5 === 0 && zs.delete(`new${i - 5}`)) deleted.add(`new${i - 5}`);
+    }
+    expect(tracked.size).toBe(5);
+    for (const { it, seen, atOpen } of tracked.values()) {
+      for (let r = it.next(); r.done !== true; r = it.next()) seen.push(r.value);
+      expect(new Set(seen).size).toBe(seen.length);
+      for (const m of seen) expect(atOpen.has(m), `${m} was not there at the peek`).toBe(true);
+      const visited = new Set(seen);
+      for (const m of atOpen) if (!deleted.has(m)) expect(visited.has(m), `${m} present throughout`).toBe(true);
+    }
+    // A forEach left by an exception: later changes and iterations are unaffected.
+    expect(() =>
+      zs.forEach(() => {
+        throw new Error("stop");
+      }),
+    ).toThrow("stop");
+    zs.add("after", -1);
+    expect(zs.keys().next().value).toBe("after");
+    zs.checkInvariants();
   });
 
   it("forEach whose callback changes the set visits each member present throughout once and ends", () => {
