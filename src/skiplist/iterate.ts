@@ -219,7 +219,7 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
       const c = p - this.chunk;
       const member = this.members[c]!;
       this.step(p);
-      if (skip !== null && skip.delete(member)) continue;
+      if (skip?.delete(member)) continue;
       const score = this.scores[c]!;
       this.started = true;
       this.cursorScore = score;
