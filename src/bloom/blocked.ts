@@ -66,7 +66,7 @@ import {
   popcount,
 } from "./bits.js";
 import { H, HASHING_SCHEME, hashElement, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
-import { checkCapacity, checkErrorRate, MAX_HASHES, searchStep, startSearch } from "./params.js";
+import { checkAnswer, checkCapacity, checkErrorRate, MAX_HASHES, searchStep, startSearch } from "./params.js";
 
 const WHERE = "BlockedBloomFilter";
 const MAGIC = "RSBB";
@@ -89,8 +89,11 @@ export interface BlockedBloomFilterOptions {
   errorRate: number;
 }
 
-/** What {@link blockedParameters} returns. */
-export interface BlockedBloomParameters {
+/**
+ * What {@link blockedParameters} returns; handed to the constructor whole, it builds the filter it
+ * describes.
+ */
+export interface BlockedBloomParameters extends BlockedBloomFilterOptions {
   /** Number of 512-bit blocks B. */
   blocks: number;
   /** Bits m = 512·B. */
@@ -190,6 +193,8 @@ export function blockedParameters(capacity: number, errorRate: number, where = W
   }
   const { hashes, rate } = bestHashes(hi, n);
   return {
+    capacity: n,
+    errorRate: p,
     blocks: hi,
     bits: hi * BLOCK_BITS,
     hashes,
@@ -236,12 +241,30 @@ export class BlockedBloomFilter {
    * @throws TypeError for a missing/mistyped option, RangeError for a value out of range (including
    *   a pair that needs more than 2^22 − 1 blocks).
    */
-  constructor(options: BlockedBloomFilterOptions) {
+  constructor(options: BlockedBloomFilterOptions | BlockedBloomParameters) {
     if (options === undefined) throw typeError(WHERE, "options", options, "{ capacity, errorRate }");
-    const o = checkOptions(WHERE, options, ["capacity", "errorRate"]);
+    const o = checkOptions<Partial<BlockedBloomParameters>>(WHERE, options, [
+      "capacity",
+      "errorRate",
+      "blocks",
+      "bits",
+      "hashes",
+      "bitsPerElement",
+      "falsePositiveRate",
+    ]);
+    if (o.capacity === undefined && o.errorRate === undefined) {
+      throw typeError(
+        WHERE,
+        "options",
+        options,
+        "{ capacity, errorRate } or what blockedParameters(capacity, errorRate) answers (the blocks are sized from them)",
+      );
+    }
     const capacity = checkCapacity(WHERE, o.capacity);
     const errorRate = checkErrorRate(WHERE, o.errorRate);
-    const { blocks, hashes } = blockedParameters(capacity, errorRate);
+    const answer = blockedParameters(capacity, errorRate);
+    checkAnswer(WHERE, o, answer, "blockedParameters");
+    const { blocks, hashes } = answer;
     this.#capacity = capacity;
     this.#errorRate = errorRate;
     this.#blocks = blocks;

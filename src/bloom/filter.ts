@@ -44,7 +44,16 @@ import {
   popcount,
 } from "./bits.js";
 import { H, HASHING_SCHEME, hashElement, RING_BITS, readHashingScheme, scaleHi, scaleLo } from "./hashing.js";
-import { checkCapacity, checkErrorRate, MAX_BITS, MAX_HASHES, sizeFilter } from "./params.js";
+import {
+  type BloomParameters,
+  bloomParameters,
+  checkAnswer,
+  checkCapacity,
+  checkErrorRate,
+  MAX_BITS,
+  MAX_HASHES,
+  sizeFilter,
+} from "./params.js";
 
 const WHERE = "BloomFilter";
 /** Serialization magic and version. */
@@ -64,7 +73,9 @@ export type BloomFilterOptions =
       bits: number;
       /** Probes per item, 1..64. */
       hashes: number;
-    };
+    }
+  /** What {@link bloomParameters} answers: the filter sized by its `capacity` and `errorRate`. */
+  | BloomParameters;
 
 // Access to a filter's internals for ScalableBloomFilter, whose links are BloomFilters sharing one
 // hash of each item: set in BloomFilter's static block, not exported from the package.
@@ -137,12 +148,25 @@ export class BloomFilter {
    *   a capacity/errorRate pair that needs 2^31 bits or more).
    */
   constructor(options: BloomFilterOptions) {
-    type AnyShape = Partial<{ capacity: number; errorRate: number; bits: number; hashes: number }>;
-    const o = checkOptions<AnyShape>(WHERE, options as AnyShape, ["capacity", "errorRate", "bits", "hashes"]);
+    type AnyShape = Partial<BloomParameters>;
+    const o = checkOptions<AnyShape>(WHERE, options as AnyShape, [
+      "capacity",
+      "errorRate",
+      "bits",
+      "hashes",
+      "bitsPerElement",
+      "falsePositiveRate",
+    ]);
     const bySize = o.capacity !== undefined || o.errorRate !== undefined;
     const byShape = o.bits !== undefined || o.hashes !== undefined;
-    if (bySize === byShape) {
-      throw typeError(WHERE, "options", options, "exactly one of { capacity, errorRate } or { bits, hashes }");
+    const described = o.bitsPerElement !== undefined || o.falsePositiveRate !== undefined;
+    if (!bySize && (!byShape || described)) {
+      throw typeError(
+        WHERE,
+        "options",
+        options,
+        "exactly one of { capacity, errorRate } or { bits, hashes }, or what bloomParameters(capacity, errorRate) answers",
+      );
     }
     let bits: number;
     let hashes: number;
@@ -150,6 +174,8 @@ export class BloomFilter {
       this.#capacity = checkCapacity(WHERE, o.capacity);
       this.#errorRate = checkErrorRate(WHERE, o.errorRate);
       ({ bits, hashes } = sizeFilter(WHERE, this.#capacity, this.#errorRate, MAX_BITS));
+      if (byShape || described)
+        checkAnswer(WHERE, o, bloomParameters(this.#capacity, this.#errorRate), "bloomParameters");
     } else {
       bits = checkInteger(WHERE, "bits", o.bits, 1, MAX_BITS);
       hashes = checkInteger(WHERE, "hashes", o.hashes, 1, MAX_HASHES);

@@ -42,6 +42,10 @@ const LN2_SQUARED = LN2 * LN2;
 
 /** What {@link bloomParameters} returns. */
 export interface BloomParameters {
+  /** The capacity asked for: items the filter is sized for. */
+  capacity: number;
+  /** The false-positive rate asked for at `capacity` items. */
+  errorRate: number;
   /**
    * Bits of the filter: m = ⌈−n·ln p / (ln 2)²⌉ while the optimal k* = (m/n)·ln 2 lies in [1, 64];
    * otherwise the fewest bits for which an integer k in [1, 64] reaches p (see the module comment).
@@ -242,7 +246,43 @@ export function bloomParameters(capacity: number, errorRate: number): BloomParam
   checkCapacity("bloom", capacity);
   checkErrorRate("bloom", errorRate);
   const { bits, hashes } = sizeFilter("bloom", capacity, errorRate);
-  return { bits, hashes, bitsPerElement: bits / capacity, falsePositiveRate: rate(bits, hashes, capacity) };
+  return {
+    capacity,
+    errorRate,
+    bits,
+    hashes,
+    bitsPerElement: bits / capacity,
+    falsePositiveRate: rate(bits, hashes, capacity),
+  };
+}
+
+/**
+ * @internal Checks the fields of a calculator's answer handed back to a constructor with its
+ * `capacity` and `errorRate`: each given field must be what the calculator answers for them, so that
+ * `new BloomFilter(bloomParameters(n, p))` builds the filter described, and an edited answer is
+ * refused rather than half-used.
+ * @throws RangeError naming the first field that disagrees.
+ */
+export function checkAnswer(
+  where: string,
+  given: object,
+  answer: BloomParameters | { capacity: number; errorRate: number },
+  calculator: string,
+): void {
+  const fields = answer as unknown as Readonly<Record<string, number>>;
+  for (const key of Object.keys(answer)) {
+    const value = (given as Readonly<Record<string, unknown>>)[key];
+    if (value === undefined || key === "capacity" || key === "errorRate") continue;
+    if (!Object.is(value, fields[key])) {
+      throw rangeError(
+        where,
+        key,
+        value,
+        `${fields[key]}, what ${calculator}(${answer.capacity}, ${answer.errorRate}) answers — or leave it out ` +
+          "(capacity and errorRate alone size the filter)",
+      );
+    }
+  }
 }
 
 /**

@@ -366,7 +366,7 @@ describe("BloomFilter", () => {
     const make = (o: unknown) => () => new BloomFilter(o as { bits: number; hashes: number });
     expect(make(undefined)).toThrow(TypeError);
     expect(make({})).toThrow(TypeError);
-    expect(make({ capacity: 10, errorRate: 0.1, bits: 10 })).toThrow(TypeError);
+    expect(make({ capacity: 10, errorRate: 0.1, bits: 10 })).toThrow(/bits must be 48, what bloomParameters/);
     expect(make({ capacity: 0, errorRate: 0.1 })).toThrow(/redstruct\/BloomFilter: capacity must be/);
     expect(make({ capacity: 10, errorRate: 1 })).toThrow(RangeError);
     expect(make({ capacity: 10 })).toThrow(TypeError);

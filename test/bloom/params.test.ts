@@ -240,3 +240,35 @@ describe("every size handed out meets its target, or is refused with a RangeErro
     );
   });
 });
+
+describe("a calculator's answer builds the filter it describes", () => {
+  it("new BloomFilter(bloomParameters(n, p)) and new BlockedBloomFilter(blockedParameters(n, p))", () => {
+    for (const [n, p] of [
+      [20_000, 0.001],
+      [1, 0.5],
+      [777, 1e-9],
+    ] as const) {
+      const answer = bloomParameters(n, p);
+      expect(answer).toMatchObject({ capacity: n, errorRate: p });
+      const f = new BloomFilter(answer);
+      expect(f.toBytes()).toEqual(new BloomFilter({ capacity: n, errorRate: p }).toBytes());
+      expect([f.bits, f.hashes]).toEqual([answer.bits, answer.hashes]);
+      const blocked = blockedParameters(n, p);
+      expect(new BlockedBloomFilter(blocked).toBytes()).toEqual(
+        new BlockedBloomFilter({ capacity: n, errorRate: p }).toBytes(),
+      );
+    }
+    // An edited answer is refused, naming the field, rather than half-used.
+    const answer = bloomParameters(1000, 0.01);
+    expect(() => new BloomFilter({ ...answer, hashes: 3 })).toThrow(
+      /^redstruct\/BloomFilter: hashes must be 7, what bloomParameters\(1000, 0.01\) answers/,
+    );
+    expect(() => new BloomFilter({ ...answer, falsePositiveRate: 0.01 })).toThrow(/falsePositiveRate must be 0\.01/);
+    expect(() => new BlockedBloomFilter({ ...blockedParameters(1000, 0.01), blocks: 2 })).toThrow(
+      /^redstruct\/BlockedBloomFilter: blocks must be 20, what blockedParameters\(1000, 0.01\) answers/,
+    );
+    // The descriptive fields alone, or with a bare shape, describe no filter.
+    expect(() => new BloomFilter({ bits: 100, hashes: 3, falsePositiveRate: 0.1 } as never)).toThrow(TypeError);
+    expect(() => new BloomFilter({ bitsPerElement: 10 } as never)).toThrow(/bloomParameters\(capacity, errorRate\)/);
+  });
+});
