@@ -4,9 +4,9 @@
  * publint and @arethetypeswrong/cli over the package. Node-only (excluded from the browser project).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve, sep } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -162,12 +162,42 @@ describe("the packed tarball", () => {
     expect(Object.values(report.problems).flat()).toEqual([]);
   });
 
-  it("ships the docs pages the README links to", () => {
+  it("resolves every relative link of every shipped Markdown file inside the package", () => {
     const pkg = join(work, "consumer", "node_modules", "redstruct");
-    const readme = readFileSync(join(pkg, "README.md"), "utf8");
-    const links = [...readme.matchAll(/\]\((docs\/[a-z-]+\.md)[)#]/g)].map((m) => m[1]!);
-    expect(links.length).toBeGreaterThan(5);
-    const shipped = readdirSync(join(pkg, "docs"));
-    for (const link of links) expect(shipped).toContain(link.slice("docs/".length));
+    const pages = (readdirSync(pkg, { recursive: true }) as string[]).filter(
+      (f) => f.endsWith(".md") && !f.startsWith("node_modules"),
+    );
+    expect(pages).toEqual(expect.arrayContaining(["README.md", "CHANGELOG.md", join("docs", "hll.md")]));
+    const broken: string[] = [];
+    let links = 0;
+    for (const page of pages) {
+      const text = readFileSync(join(pkg, page), "utf8").replace(/```[\s\S]*?```/g, "");
+      for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = m[1]!.split("#")[0]!;
+        if (target === "" || /^[a-z]+:/.test(target)) continue; // an anchor of the page, or a URL
+        links++;
+        const file = resolve(pkg, dirname(page), target);
+        if (!file.startsWith(pkg + sep) || !existsSync(file)) broken.push(`${page} → ${m[1]}`);
+      }
+    }
+    expect(links).toBeGreaterThan(20);
+    expect(broken).toEqual([]);
   });
+});
+
+describe("an install from the repository", () => {
+  it("builds dist/ itself (the prepare script) and imports", () => {
+    const commit = run("git", ["rev-parse", "HEAD"], root).trim();
+    const consumer = join(work, "from-git");
+    execFileSync("mkdir", ["-p", consumer]);
+    writeFileSync(join(consumer, "package.json"), '{ "name": "from-git", "private": true }\n');
+    run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", `git+file://${root}#${commit}`], consumer);
+    expect(existsSync(join(consumer, "node_modules", "redstruct", "dist", "cjs", "hll", "index.js"))).toBe(true);
+    const out = run(
+      "node",
+      ["-e", 'const { HyperLogLog } = require("redstruct/hll"); console.log(HyperLogLog.from(["a", "b"]).count())'],
+      consumer,
+    );
+    expect(out.trim()).toBe("2");
+  }, 300_000);
 });
