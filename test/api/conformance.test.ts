@@ -209,6 +209,18 @@ describe("the naming table holds for every exported class", () => {
     }
   });
 
+  it("every subpath whose classes read bytes exports RedstructFormatError, the root's own class", () => {
+    const subpaths = import.meta.glob<Record<string, unknown>>("../../src/*/index.ts", { eager: true });
+    const readers: string[] = [];
+    for (const [path, mod] of Object.entries(subpaths)) {
+      const reads = Object.values(mod).some((v) => typeof v === "function" && ("fromBytes" in v || "fromRedis" in v));
+      if (!reads) continue;
+      readers.push(path);
+      expect(mod.RedstructFormatError, path).toBe(redstruct.RedstructFormatError);
+    }
+    expect(readers.length).toBeGreaterThanOrEqual(9);
+  });
+
   it("every exported class is listed here (a new one joins the table)", () => {
     const listed = new Set([...Object.keys(stateful), ...NOT_STRUCTURES]);
     expect(classes.map(([name]) => name).filter((n) => !listed.has(n))).toEqual([]);
