@@ -20,15 +20,19 @@
  *
  * Memory layout: the string's bytes in a `Uint8Array` whose capacity is a multiple of 8 and at least
  * the string's length (`byteLength`, STRLEN), with an `Int32Array` view of the same buffer for
- * whole-word popcounts, searches and BITOP; the number of set bits is kept in a field. The capacity
+ * whole-word popcounts, searches and BITOP. The number of set bits is counted when first asked for
+ * (a bitmap read from bytes or made by BITOP does not count until then) and from then on kept by
+ * every write, which adjusts it by what it changed — so `size` is O(1) after its first read. The capacity
  * grows geometrically — ×2 below 16 MiB, ×1.25 above, never past {@link BITMAP_MAX_BYTES} — or straight
  * to the length needed when that is more (one far SETBIT allocates what Redis allocates).
  *
  * Invariants: length ≤ capacity ≤ {@link BITMAP_MAX_BYTES}, capacity mod 8 = 0; every byte past the
- * length is zero (so word loops need no masks); the kept count equals the popcount of the string.
+ * length is zero (so word loops need no masks); once counted, the kept count equals the popcount of
+ * the string.
  *
- * Costs: setBit / getBit O(1) (amortized for growth), no allocation; `size` O(1); count() O(1),
- * count(start, end) O(range / 32); position O(range / 32) (whole words skipped); op O(longest · sources);
+ * Costs: setBit / getBit O(1) (amortized for growth), no allocation; `size` and count() O(1) once
+ * counted (the first O(length / 32)); count(start, end) O(range / 32); position O(range / 32) (whole
+ * words skipped); op O(longest · sources);
  * bitfield O(ops); iteration O(length / 4 + set bits); toRedis / fromRedis / toBytes / fromBytes / clone
  * O(length).
  */
@@ -36,7 +40,7 @@ import { ByteReader, ByteWriter, checkBytes } from "../internal/bytes.js";
 import { describe, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
 import { checkFlag, checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { type BitfieldOp, type BitfieldOptions, farthestWrite, parseBitfield, runBitfield } from "./bitfield.js";
-import { BITMAP_OPS, type BitmapOp, type BitopSource, bitop } from "./bitop.js";
+import { BITMAP_OPS, type BitmapOp, bitop } from "./bitop.js";
 import { POP8, popBytes, popWords } from "./bits.js";
 
 const WHERE = "Bitmap";
@@ -102,8 +106,13 @@ export class Bitmap {
   #words: Int32Array;
   /** The string's length in bytes (STRLEN). */
   #length = 0;
-  /** Set bits in the string. */
+  /**
+   * Set bits in the string, once #counted; before that, only the changes of the writes since (which
+   * the count then replaces): every write adjusts it alike, with no test on the hot path.
+   */
   #size = 0;
+  /** Whether #size is the string's popcount; false for a bitmap read from bytes or made by BITOP. */
+  #counted = true;
 
   /**
    * An empty bitmap: what Redis has for a key that does not exist. O(1).
@@ -177,13 +186,13 @@ export class Bitmap {
    */
   getBit(offset: number): 0 | 1 {
     if (offset >>> 0 !== offset) throw offsetError("offset", offset);
-    const i = offset >>> 3;
-    if (i >= this.#length) return 0;
-    return ((this.#bytes[i]! >>> (7 - (offset & 7))) & 1) as 0 | 1;
+    // Bytes past the length are zero, and a read past the buffer gives undefined, which >>> makes 0:
+    // no length test is needed.
+    return ((this.#bytes[offset >>> 3]! >>> (~offset & 7)) & 1) as 0 | 1;
   }
 
   /**
-   * BITCOUNT: the number of set bits — in the whole string (O(1): the count is kept), or in
+   * BITCOUNT: the number of set bits — in the whole string (O(1) once counted: see {@link size}), or in
    * [start, end] (both given, inclusive, in bytes or with `unit: "bit"` in bits; negative indexes
    * count from the end; clamped to the string; 0 when start > end after that). O(range / 32).
    * @throws TypeError when only one of start and end is given, or a unit without them (Redis's
@@ -192,9 +201,9 @@ export class Bitmap {
    *   bitmap, where Redis answers 0 for a missing key before reading them.
    */
   count(start?: number, end?: number, options?: BitmapRangeOptions): number {
-    if (start === undefined && end === undefined && options === undefined) return this.#size;
+    if (start === undefined && end === undefined && options === undefined) return this.#count();
     const bits = bitUnit(options);
-    if (start === undefined && end === undefined && options?.unit === undefined) return this.#size;
+    if (start === undefined && end === undefined && options?.unit === undefined) return this.#count();
     if (start === undefined || end === undefined) {
       throw new TypeError(
         `redstruct/${WHERE}: count takes start and end together (BITCOUNT key [start end [BYTE|BIT]]), ` +
@@ -212,8 +221,17 @@ export class Bitmap {
     if (start > end) return 0;
     const from = bits ? start : start * 8;
     const to = bits ? end : end * 8 + 7;
-    if (from === 0 && to === length * 8 - 1) return this.#size;
+    if (from === 0 && to === length * 8 - 1) return this.#count();
     return this.#countBits(from, to);
+  }
+
+  /** The number of set bits, counted now if not yet. */
+  #count(): number {
+    if (!this.#counted) {
+      this.#size = popWords(this.#words, 0, this.#words.length);
+      this.#counted = true;
+    }
+    return this.#size;
   }
 
   /** Set bits in bit offsets [from, to], both inside the string. */
@@ -351,7 +369,8 @@ export class Bitmap {
    * "xor" take one or more; "not" exactly one; Redis 8.2's "diff" (X ∧ ¬(Y1 ∨ Y2 …)), "diff1"
    * (¬X ∧ (Y1 ∨ Y2 …)) and "andor" (X ∧ (Y1 ∨ Y2 …)) two or more, X the first; "one" (bits set in
    * exactly one) one or more. The result is as long as the longest source (BITOP's reply is its
-   * `byteLength`); empty when every source is. The sources are not changed. O(longest · sources).
+   * `byteLength`); empty when every source is. The sources are not changed; the result counts its
+   * set bits when first asked ({@link size}). O(longest · sources).
    * @throws TypeError when `bitmaps` is not an iterable of Bitmap (naming the index of a wrong
    *   element; a lone Bitmap is refused with the array form shown); RangeError for an unknown op or a
    *   number of sources the op does not take (Redis's "BITOP NOT must be called with a single source
@@ -388,8 +407,14 @@ export class Bitmap {
     out.#bytes = new Uint8Array(roundUp8(length));
     out.#words = new Int32Array(out.#bytes.buffer);
     out.#length = length;
-    const sources: BitopSource[] = list.map((b) => ({ words: b.#words, size: b.#size }));
-    out.#size = bitop(op, sources, out.#words, out.#bytes, length);
+    out.#counted = false;
+    bitop(
+      op,
+      list.map((b) => b.#words),
+      out.#words,
+      out.#bytes,
+      length,
+    );
     return out;
   }
 
@@ -410,9 +435,12 @@ export class Bitmap {
 
   // --- inspection ----------------------------------------------------------------------------
 
-  /** The number of set bits: BITCOUNT of the whole string. O(1). */
+  /**
+   * The number of set bits: BITCOUNT of the whole string. Counted on the first read after the bitmap
+   * was read from bytes or made by {@link Bitmap.op} (O(length / 32)), then kept by every write: O(1).
+   */
   get size(): number {
-    return this.#size;
+    return this.#count();
   }
 
   /**
@@ -447,29 +475,33 @@ export class Bitmap {
     this.#words = new Int32Array(this.#bytes.buffer);
     this.#length = 0;
     this.#size = 0;
+    this.#counted = true;
   }
 
   /** An independent copy, holding no growth slack. O(length). */
   clone(): Bitmap {
     const c = new Bitmap();
-    c.#load(this.#bytes.subarray(0, this.#length), this.#size);
+    c.#load(this.#bytes.subarray(0, this.#length));
+    c.#size = this.#size;
+    c.#counted = this.#counted;
     return c;
   }
 
-  /** Takes a copy of `string` as the whole state; `size` is its popcount when known. */
-  #load(string: Uint8Array, size?: number): void {
+  /** Takes a copy of `string` as the whole state, its set bits not yet counted. */
+  #load(string: Uint8Array): void {
     const bytes = new Uint8Array(roundUp8(string.length));
     bytes.set(string);
     this.#bytes = bytes;
     this.#words = new Int32Array(bytes.buffer);
     this.#length = string.length;
-    this.#size = size ?? popWords(this.#words, 0, this.#words.length);
+    this.#size = 0;
+    this.#counted = false;
   }
 
   /**
    * Throws unless the state is consistent: the word view over the byte buffer, capacity a multiple
    * of 8 within {@link BITMAP_MAX_BYTES}, length within it, zeros past the length, and the kept count
-   * equal to the popcount. O(capacity).
+   * (once counted) equal to the popcount. O(capacity); counts nothing it was not asked to.
    */
   checkInvariants(): void {
     const fail = (what: string) => {
@@ -482,8 +514,10 @@ export class Bitmap {
     if (capacity % 8 !== 0 || capacity > BITMAP_MAX_BYTES) fail(`capacity ${capacity}`);
     if (!Number.isInteger(this.#length) || this.#length < 0 || this.#length > capacity) fail(`length ${this.#length}`);
     for (let i = this.#length; i < capacity; i++) if (bytes[i] !== 0) fail(`byte ${i} past the length is not zero`);
-    const pop = popWords(this.#words, 0, this.#words.length);
-    if (pop !== this.#size) fail(`size ${this.#size}, popcount ${pop}`);
+    if (this.#counted) {
+      const pop = popWords(this.#words, 0, this.#words.length);
+      if (pop !== this.#size) fail(`size ${this.#size}, popcount ${pop}`);
+    }
   }
 
   /**

@@ -616,6 +616,29 @@ describe("Bitmap: BITOP", () => {
     }
   });
 
+  it("a result counts its bits when first asked, after any writes made before that", () => {
+    const a = Bitmap.from([1, 2, 3, 40]);
+    const b = Bitmap.from([2, 3, 4, 41]);
+    for (const read of ["size", "count", "range"] as const) {
+      const out = Bitmap.op("and", [a, b]);
+      out.checkInvariants();
+      expect(out.setBit(2, 0)).toBe(1);
+      expect(out.setBit(100, 1)).toBe(0);
+      out.bitfield([{ set: "u8", at: 8, value: 0xff }]);
+      const want = [3, 8, 9, 10, 11, 12, 13, 14, 15, 100];
+      const got = read === "size" ? out.size : read === "count" ? out.count() : out.count(0, -1, { unit: "bit" });
+      expect(got).toBe(want.length);
+      out.checkInvariants();
+      expect([...out]).toEqual(want);
+      out.setBit(3, 0);
+      expect(out.size).toBe(want.length - 1);
+      out.checkInvariants();
+    }
+    const copy = Bitmap.fromBytes(a.toBytes()).clone();
+    copy.setBit(1, 0);
+    expect(copy.size).toBe(3);
+  });
+
   it("an all-empty result is an empty bitmap (Redis deletes the destination)", () => {
     const out = Bitmap.op("and", [new Bitmap(), new Bitmap()]);
     expect(out.byteLength).toBe(0);
