@@ -6,9 +6,9 @@
  *   which Bitmap answers from the count it keeps (O(1)); `count(1, -1)` makes it popcount all but the
  *   first byte (a range, so the kept count cannot serve), which is the like-for-like figure against
  *   typedfastbitset's `size()` (a popcount of its words).
- * - and: `Bitmap.op("and", [a, b])` of two 16 MiB bitmaps — a new bitmap, whose set bits it counts as
- *   it goes (its `size` is kept) — against typedfastbitset's `new_intersection` (a new set, not
- *   counted).
+ * - and: `Bitmap.op("and", [a, b])` of two 16 MiB bitmaps — a new bitmap, whose set bits are counted
+ *   when first asked for — against typedfastbitset's `new_intersection` (a new set); then each
+ *   followed by the count of the result (`size` / `size()`), what a BITOP AND + BITCOUNT query runs.
  * - setBit / getBit: each task call runs 1000 random offsets in [0, 2^27) against a 16 MiB bitmap
  *   allocated beforehand (so growth is not timed): `setBit(o, 1)` vs `add(o)`, `getBit(o)` vs `has(o)`.
  */
@@ -97,7 +97,7 @@ async function intersections(ctx: BenchContext) {
     throw new Error("bitmap bench: intersections disagree");
   }
   let sink = 0;
-  return compare(
+  const andRows = await compare(
     ctx,
     "and of two 16 MiB bitmaps, into a new one",
     {
@@ -109,9 +109,23 @@ async function intersections(ctx: BenchContext) {
       },
     },
     { baseline: `${PEER} new_intersection`, time: 1000 },
-  ).finally(() => {
-    if (sink === 0) throw new Error("bitmap bench: empty intersections");
-  });
+  );
+  // What a "users active on both days" query runs: BITOP AND, then BITCOUNT of the result.
+  const andCountRows = await compare(
+    ctx,
+    "and of two 16 MiB bitmaps, then the count of the result",
+    {
+      'redstruct Bitmap.op("and").size': () => {
+        sink += Bitmap.op("and", [oursA, oursB]).size;
+      },
+      [`${PEER} new_intersection().size()`]: () => {
+        sink += theirsA.new_intersection(theirsB).size();
+      },
+    },
+    { baseline: `${PEER} new_intersection().size()`, time: 1000 },
+  );
+  if (sink === 0) throw new Error("bitmap bench: empty intersections");
+  return { andRows, andCountRows };
 }
 
 async function randomAccess(ctx: BenchContext) {
@@ -134,7 +148,7 @@ async function randomAccess(ctx: BenchContext) {
     ctx,
     "getBit of random offsets in 16 MiB",
     {
-      "redstruct Bitmap.getBit": batchTask(ours, "s += t.getBit(k[i]);", keys),
+      "redstruct Bitmap.getBit": batchTask(ours, "if (t.getBit(k[i])) s++;", keys),
       [`${PEER} has`]: batchTask(theirs, "if (t.has(k[i])) s++;", keys),
     },
     { baseline: `${PEER} has`, batch: BATCH },
@@ -147,11 +161,16 @@ const suite: Suite = {
   description: `Bitmap count / op("and") / setBit / getBit on 16 MiB vs ${PEER}`,
   async run(ctx) {
     const countRows = await counts(ctx);
-    const andRows = await intersections(ctx);
+    const { andRows, andCountRows } = await intersections(ctx);
     const { setRows, getRows } = await randomAccess(ctx);
     const kept = ratioOf(countRows, "redstruct Bitmap.count() (kept)", `${PEER} size()`);
     const popcount = ratioOf(countRows, "redstruct Bitmap.count(1, -1) (popcount)", `${PEER} size()`);
     const and = ratioOf(andRows, 'redstruct Bitmap.op("and")', `${PEER} new_intersection`);
+    const andCount = ratioOf(
+      andCountRows,
+      'redstruct Bitmap.op("and").size',
+      `${PEER} new_intersection().size()`,
+    );
     const set = ratioOf(setRows, "redstruct Bitmap.setBit", `${PEER} add`);
     const get = ratioOf(getRows, "redstruct Bitmap.getBit", `${PEER} has`);
     const headlines: Headline[] = [
@@ -170,12 +189,19 @@ const suite: Suite = {
         ratio: and,
         goal: 1,
       },
+      {
+        structure: "Bitmap",
+        operation: 'op("and") then size, 2 × 16 MiB',
+        versus: `${PEER} new_intersection().size()`,
+        ratio: andCount,
+      },
       { structure: "Bitmap", operation: "setBit, random in 16 MiB", versus: `${PEER} add`, ratio: set, goal: 0.8 },
       { structure: "Bitmap", operation: "getBit, random in 16 MiB", versus: `${PEER} has`, ratio: get, goal: 0.8 },
     ];
     const markdown = [
       throughputTable("count of a 16 MiB bitmap (one count per operation)", countRows),
       throughputTable('op("and") of two 16 MiB bitmaps (one new bitmap per operation)', andRows),
+      throughputTable('op("and") of two 16 MiB bitmaps, then the count of the result', andCountRows),
       throughputTable("setBit of random offsets in a 16 MiB bitmap", setRows),
       throughputTable("getBit of random offsets in a 16 MiB bitmap", getRows),
     ].join("\n");
@@ -185,7 +211,7 @@ const suite: Suite = {
       { name: "setbit", spec: throughputChart("setBit, random offsets in 16 MiB", setRows) },
       { name: "getbit", spec: throughputChart("getBit, random offsets in 16 MiB", getRows) },
     ];
-    return { markdown, data: { countRows, andRows, setRows, getRows }, charts, headlines };
+    return { markdown, data: { countRows, andRows, andCountRows, setRows, getRows }, charts, headlines };
   },
 };
 
