@@ -22,19 +22,18 @@
  * the string's length (`byteLength`, STRLEN), with an `Int32Array` view of the same buffer for
  * whole-word popcounts, searches and BITOP. The number of set bits is counted when first asked for
  * (a bitmap read from bytes or made by BITOP does not count until then) and from then on kept by
- * every write, which adjusts it by what it changed — so `size` is O(1) after its first read. The capacity
- * grows geometrically — ×2 below 16 MiB, ×1.25 above, never past {@link BITMAP_MAX_BYTES} — or straight
- * to the length needed when that is more (one far SETBIT allocates what Redis allocates).
+ * every write, which adjusts it by what it changed, so `size` is O(1) after its first read. The
+ * capacity grows geometrically — ×2 below 16 MiB, ×1.25 above, never past {@link BITMAP_MAX_BYTES} —
+ * or straight to the length needed when that is more (one far SETBIT allocates what Redis allocates).
  *
  * Invariants: length ≤ capacity ≤ {@link BITMAP_MAX_BYTES}, capacity mod 8 = 0; every byte past the
  * length is zero (so word loops need no masks); once counted, the kept count equals the popcount of
  * the string.
  *
  * Costs: setBit / getBit O(1) (amortized for growth), no allocation; `size` and count() O(1) once
- * counted (the first O(length / 32)); count(start, end) O(range / 32); position O(range / 32) (whole
- * words skipped); op O(longest · sources);
- * bitfield O(ops); iteration O(length / 4 + set bits); toRedis / fromRedis / toBytes / fromBytes / clone
- * O(length).
+ * counted (the first count O(length / 32)); count(start, end) and position O(range / 32) (position
+ * skips whole words); op O(longest · sources); bitfield O(ops); iteration O(length / 4 + set bits);
+ * toRedis / fromRedis / toBytes / fromBytes / clone O(length).
  */
 import { ByteReader, ByteWriter, checkBytes } from "../internal/bytes.js";
 import { describe, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
