@@ -166,11 +166,7 @@ const suite: Suite = {
     const kept = ratioOf(countRows, "redstruct Bitmap.count() (kept)", `${PEER} size()`);
     const popcount = ratioOf(countRows, "redstruct Bitmap.count(1, -1) (popcount)", `${PEER} size()`);
     const and = ratioOf(andRows, 'redstruct Bitmap.op("and")', `${PEER} new_intersection`);
-    const andCount = ratioOf(
-      andCountRows,
-      'redstruct Bitmap.op("and").size',
-      `${PEER} new_intersection().size()`,
-    );
+    const andCount = ratioOf(andCountRows, 'redstruct Bitmap.op("and").size', `${PEER} new_intersection().size()`);
     const set = ratioOf(setRows, "redstruct Bitmap.setBit", `${PEER} add`);
     const get = ratioOf(getRows, "redstruct Bitmap.getBit", `${PEER} has`);
     const headlines: Headline[] = [
