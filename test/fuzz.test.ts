@@ -5,7 +5,8 @@
  * checkInvariants() — and, for the formats that promise it, write back the very same bytes — or
  * throw a RedstructFormatError. The other deserializers run the same fuzzer (support/fuzz.ts) beside
  * their structure's tests: UltraLogLog (ull), RedisBloomFilter (bloom-redis), CuckooFilter (cuckoo),
- * TDigest (tdigest-hostile), SortedSet (skiplist-bytes), GeoSet (geo), Dict (dict-bytes).
+ * TDigest (tdigest-hostile), SortedSet (skiplist-bytes), GeoSet (geo), Dict (dict-bytes), Bitmap
+ * (bitmap/fuzz).
  */
 import { describe, expect, it } from "vitest";
 import { BlockedBloomFilter, BloomFilter, ScalableBloomFilter } from "../src/bloom/index.js";
