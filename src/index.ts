@@ -3,10 +3,11 @@
  *
  * The root re-exports every subpath: `redstruct/hash`, `redstruct/hll`, `redstruct/bloom`,
  * `redstruct/cuckoo`, `redstruct/cms`, `redstruct/topk`, `redstruct/tdigest`, `redstruct/skiplist`,
- * `redstruct/geo`, `redstruct/dict`, `redstruct/idgen`.
+ * `redstruct/geo`, `redstruct/dict`, `redstruct/idgen`, `redstruct/bitmap`.
  * @module
  */
 
+export * from "./bitmap/index.js";
 export * from "./bloom/index.js";
 export * from "./cms/index.js";
 export * from "./cuckoo/index.js";

@@ -72,6 +72,7 @@ const FORMATS: Record<string, string> = {
   RSZS: "a SortedSet's toBytes(): read them with SortedSet.fromBytes()",
   RSGE: "a GeoSet's toBytes(): read them with GeoSet.fromBytes()",
   RSDI: "a Dict's toBytes(): read them with Dict.fromBytes()",
+  RSBM: "a Bitmap's toBytes(): read them with Bitmap.fromBytes()",
 };
 
 /**

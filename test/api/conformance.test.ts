@@ -9,6 +9,7 @@
 import { describe, expect, it } from "vitest";
 import * as redstruct from "../../src/index.js";
 import {
+  Bitmap,
   BlockedBloomFilter,
   BloomFilter,
   CountMinSketch,
@@ -75,6 +76,7 @@ const stateful = {
   SortedSet,
   GeoSet,
   Dict,
+  Bitmap,
 } satisfies Record<string, StatefulClass<Stateful<unknown>>>;
 
 const itemStructures = {
@@ -96,7 +98,7 @@ const membership = {
   CuckooFilter,
 } satisfies Record<string, { readonly prototype: Membership }>;
 
-const redisFormats = { HyperLogLog, RedisBloomFilter, CuckooFilter, TDigest } satisfies Record<
+const redisFormats = { HyperLogLog, RedisBloomFilter, CuckooFilter, TDigest, Bitmap } satisfies Record<
   string,
   RedisFormatClass<unknown>
 >;
@@ -201,6 +203,7 @@ describe("the naming table holds for every exported class", () => {
       new SortedSet(),
       new GeoSet(),
       new Dict(),
+      new Bitmap(),
     ];
     expect(samples.length).toBe(Object.keys(stateful).length);
     for (const s of samples) {

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  Bitmap,
   BlockedBloomFilter,
   BloomFilter,
   CountMinSketch,
@@ -226,6 +227,20 @@ const OPTIONS: OptionsEntry[] = [
     base: { epochSeconds: 1640995200 },
     optional: true,
   },
+  { name: "bm.count", call: (o) => Bitmap.from([1]).count(0, -1, o as never), base: { unit: "bit" }, optional: true },
+  {
+    name: "bm.position",
+    call: (o) => Bitmap.from([1]).position(1, 0, -1, o as never),
+    base: { unit: "bit" },
+    optional: true,
+  },
+  {
+    name: "bm.bitfield",
+    call: (o) => new Bitmap().bitfield([{ get: "u8", at: 0 }], o as never),
+    base: { readOnly: true },
+    flags: ["readOnly"],
+    optional: true,
+  },
 ];
 
 describe("every options object is checked", () => {
@@ -333,6 +348,9 @@ const BULK: BulkEntry[] = [
   { name: "SortedSet.union", call: (v) => SortedSet.union(v as never), good: [zs()] },
   { name: "SortedSet.diff", call: (v) => SortedSet.diff(v as never), good: [zs()] },
   { name: "Dict.from", call: (v) => Dict.from(v as never), good: [["a", 1]] },
+  { name: "Bitmap.from", call: (v) => Bitmap.from(v as never), good: [1, 2] },
+  { name: "bm.bitfield", call: (v) => new Bitmap().bitfield(v as never), good: [{ get: "u8", at: 0 }] },
+  { name: "Bitmap.op", call: (v) => Bitmap.op("or", v as never), good: [Bitmap.from([1])], ofStructures: true },
 ];
 
 async function* asyncValues() {
