@@ -37,6 +37,7 @@
  */
 import { ByteReader, ByteWriter, checkBytes } from "../internal/bytes.js";
 import { describe, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect, firstOf } from "../internal/inspect.js";
 import { checkFlag, checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { type BitfieldOp, type BitfieldOptions, farthestWrite, parseBitfield, runBitfield } from "./bitfield.js";
 import { BITMAP_OPS, type BitmapOp, bitop } from "./bitop.js";
@@ -591,5 +592,13 @@ export class Bitmap {
     b.#load(r.view(length, "the string"));
     r.end();
     return b;
+  }
+
+  static {
+    defineInspect(Bitmap, (b) => ({
+      size: b.size,
+      entries: (limit) => firstOf(b[Symbol.iterator](), limit),
+      fields: { byteLength: b.byteLength },
+    }));
   }
 }

@@ -51,6 +51,7 @@
 import { checkItem, type Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import {
   type BloomFilterFromOptions,
@@ -625,5 +626,18 @@ export class BlockedBloomFilter {
    */
   toJSON(): never {
     throw notJson(WHERE);
+  }
+
+  static {
+    defineInspect(BlockedBloomFilter, (f) => ({
+      fields: {
+        size: f.size,
+        capacity: f.capacity,
+        errorRate: f.errorRate,
+        blocks: f.blocks,
+        hashes: f.hashes,
+        byteLength: f.byteLength,
+      },
+    }));
   }
 }

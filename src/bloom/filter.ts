@@ -28,6 +28,7 @@
 import { checkItem, type Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import {
   type BloomFilterFromOptions,
@@ -588,5 +589,18 @@ export class BloomFilter {
    */
   toJSON(): never {
     throw notJson(WHERE);
+  }
+
+  static {
+    defineInspect(BloomFilter, (f) => ({
+      fields: {
+        size: f.size,
+        capacity: f.capacity,
+        errorRate: f.errorRate,
+        bits: f.bits,
+        hashes: f.hashes,
+        byteLength: f.byteLength,
+      },
+    }));
   }
 }

@@ -46,6 +46,7 @@
  */
 import { checkItem, type Item } from "../hash/element.js";
 import { checkInteger, notJson, rangeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 import { itemAt } from "./bits.js";
 import { checkErrorRate } from "./params.js";
@@ -440,5 +441,9 @@ export class RedisBloomFilter {
       items += link.items;
     });
     if (items !== this.#items) fail(`total ${this.#items} items, links hold ${items}`);
+  }
+
+  static {
+    defineInspect(RedisBloomFilter, (f) => ({ fields: { ...f.info() } }));
   }
 }

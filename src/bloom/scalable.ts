@@ -40,6 +40,7 @@
 import { checkItem, type Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 import { HEADER_BYTES, itemAt } from "./bits.js";
 import { addHashed, BloomFilter, hasHashed, readFilter, writeFilter } from "./filter.js";
@@ -531,5 +532,9 @@ export class ScalableBloomFilter {
    */
   toJSON(): never {
     throw notJson(WHERE);
+  }
+
+  static {
+    defineInspect(ScalableBloomFilter, (f) => ({ fields: { ...f.info() } }));
   }
 }

@@ -30,6 +30,7 @@ import { checkItem, encodeScratch, type Item, type Source, scratchBytes, sourceO
 import { murmur2Source } from "../hash/murmur2.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, describe, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 
 const WHERE = "CountMinSketch";
@@ -488,6 +489,10 @@ export class CountMinSketch {
     s.#countLo = lo;
     s.#countHi = hi;
     return s;
+  }
+
+  static {
+    defineInspect(CountMinSketch, (s) => ({ fields: { ...s.info() } }));
   }
 }
 

@@ -45,6 +45,7 @@ import { murmur64aCore } from "../hash/murmur64a.js";
 import { ByteReader, ByteWriter, checkBytes } from "../internal/bytes.js";
 import { placeChunk } from "../internal/chunks.js";
 import { checkInteger, describe, formatError, notJson, rangeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 
 const WHERE = "CuckooFilter";
@@ -774,6 +775,10 @@ export class CuckooFilter {
     r.end();
     f.#checkLoaded();
     return f;
+  }
+
+  static {
+    defineInspect(CuckooFilter, (f) => ({ fields: { ...f.info() } }));
   }
 }
 

@@ -55,6 +55,7 @@
 import { randomSipKey, sipKeyFromBytes } from "../hash/index.js";
 import { checkBytes, refuseDetached } from "../internal/bytes.js";
 import { checkFinite, checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect, firstOf } from "../internal/inspect.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import { mulberry32, randomSeed } from "../internal/random.js";
 import { type DictKey, isDictKey, KeyHasher, slowKeyEquals } from "./hash.js";
@@ -1022,6 +1023,10 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
       else yield [this.#outKey(k), kv[o + 1]];
     }
     return undefined;
+  }
+
+  static {
+    defineInspect(Dict, (d) => ({ size: d.size, entries: (limit) => firstOf(d.entries(), limit) }));
   }
 }
 

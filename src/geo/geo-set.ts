@@ -26,6 +26,7 @@
  */
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, notJson, RedstructFormatError, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { checkFlag, checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { SortedSet, type SortedSetOptions } from "../skiplist/index.js";
 import { type GeoUnit, haversine, NATIVE_TRIG, UNITS } from "./distance.js";
@@ -496,5 +497,12 @@ export class GeoSet {
    */
   checkInvariants(): void {
     this.#set.checkInvariants();
+  }
+
+  static {
+    defineInspect(GeoSet, (g) => ({
+      size: g.size,
+      entries: (limit) => (limit === 0 ? [] : g.sortedSet.range(0, limit - 1).map(([m]) => [m, g.position(m)])),
+    }));
   }
 }

@@ -42,6 +42,7 @@ import { checkItem } from "../hash/element.js";
 import { type Item, murmur64aInto } from "../hash/index.js";
 import { checkBytes } from "../internal/bytes.js";
 import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated } from "./bounds.js";
 import { classicEstimate, ertlEstimate, hllStdDev } from "./estimators.js";
@@ -861,5 +862,11 @@ export class HyperLogLog {
         fail(`martingale variance ${this.#mg.variance}`);
       }
     }
+  }
+
+  static {
+    defineInspect(HyperLogLog, (h) => ({
+      fields: { precision: h.precision, encoding: h.encoding, estimator: h.estimator, byteLength: h.byteLength },
+    }));
   }
 }

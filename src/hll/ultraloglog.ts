@@ -33,6 +33,7 @@ import { checkItem } from "../hash/element.js";
 import { type Item, murmur64aInto } from "../hash/index.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated } from "./bounds.js";
 import { ExactSum, Martingale, stateProblem } from "./martingale.js";
@@ -578,5 +579,9 @@ export class UltraLogLog {
       this.#fillCounts();
       if (Math.min(ullFgra(counts, this.#m), MAX_ESTIMATE) !== this.#fgra) fail("stale cached FGRA estimate");
     }
+  }
+
+  static {
+    defineInspect(UltraLogLog, (u) => ({ fields: { precision: u.precision, byteLength: u.byteLength } }));
   }
 }

@@ -42,6 +42,7 @@
  * clock — advances every millisecond in browsers too; it is `performance.now()` they coarsen.
  */
 import { checkFinite, checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { checkOptions } from "../internal/options.js";
 import {
   type Clock,
@@ -476,6 +477,12 @@ export class Snowflake {
         fail("cached six-digit prefix disagrees with its number");
       }
     }
+  }
+
+  static {
+    defineInspect(Snowflake, (s) => ({
+      fields: { epoch: s.epoch, datacenterId: s.datacenterId, workerId: s.workerId },
+    }));
   }
 }
 

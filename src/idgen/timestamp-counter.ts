@@ -25,6 +25,7 @@
  * the epoch, in 2090 with the default).
  */
 import { checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { checkOptions } from "../internal/options.js";
 import { type Clock, ClockError, checkClock } from "./clock.js";
 import { MAX_DATE_MS, parseId } from "./layout.js";
@@ -252,6 +253,10 @@ export class TimestampCounterId<R extends CounterResult = number> {
     if (this.#dayStart % DAY_SECONDS !== 0) fail("day does not start at UTC midnight");
     if (this.#dayKey !== dayKeyOf(s)) fail(`day key ${this.#dayKey} is not the key of second ${s}`);
     if (!Number.isInteger(this.#count) || this.#count < 0 || this.#count > COUNTER_MAX) fail("count out of range");
+  }
+
+  static {
+    defineInspect(TimestampCounterId, (t) => ({ fields: { epochSeconds: t.epochSeconds } }));
   }
 }
 

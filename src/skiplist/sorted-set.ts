@@ -18,6 +18,7 @@
  * Entries are `[member, score]` tuples everywhere (ranges, pops, iteration), like `Map` entries.
  */
 import { checkInteger, describe, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { checkFlag, checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { randomSeed } from "../internal/random.js";
 import { type Layout, MAX_SIZE, ZSkipList } from "./core.js";
@@ -961,6 +962,13 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       zs.#list = new ZSkipList(options?.seed ?? randomSeed(), options?.capacity ?? 16, layout);
       return zs;
     };
+  }
+
+  static {
+    defineInspect(SortedSet, (zs) => ({
+      size: zs.size,
+      entries: (limit) => (limit === 0 ? [] : zs.range(0, limit - 1)),
+    }));
   }
 }
 

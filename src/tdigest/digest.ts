@@ -35,6 +35,7 @@
  */
 
 import { checkInteger, notJson, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { lnRounded } from "../internal/log.js";
 import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { type DigestState, decodeDump, encodeDump } from "./redis.js";
@@ -962,6 +963,10 @@ export class TDigest {
   /** A TDigest is not JSON: send {@link TDigest.toBytes} and rebuild it with {@link TDigest.fromBytes}. */
   toJSON(): never {
     throw notJson(WHERE);
+  }
+
+  static {
+    defineInspect(TDigest, (d) => ({ fields: { ...d.info() } }));
   }
 }
 

@@ -43,6 +43,7 @@ import { checkItem, encodeScratch, type Item, type Source, scratchBytes, sourceO
 import { murmur2Source } from "../hash/murmur2.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { defineInspect } from "../internal/inspect.js";
 import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 import { mulberry32, randomSeed } from "../internal/random.js";
 
@@ -628,6 +629,10 @@ export class TopK {
     }
     r.end();
     return t;
+  }
+
+  static {
+    defineInspect(TopK, (t) => ({ fields: { ...t.info(), list: t.list({ withCount: true }) } }));
   }
 }
 

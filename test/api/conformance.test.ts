@@ -20,8 +20,10 @@ import {
   type Item,
   RedisBloomFilter,
   ScalableBloomFilter,
+  Snowflake,
   SortedSet,
   TDigest,
+  TimestampCounterId,
   TopK,
   UltraLogLog,
 } from "../../src/index.js";
@@ -222,6 +224,51 @@ describe("the naming table holds for every exported class", () => {
       expect(mod.RedstructFormatError, path).toBe(redstruct.RedstructFormatError);
     }
     expect(readers.length).toBeGreaterThanOrEqual(9);
+  });
+
+  it("console.log / util.inspect shows every structure's class, size and parameters, without changing it", async () => {
+    const hook = Symbol.for("nodejs.util.inspect.custom");
+    // Node's own inspect where there is one; in a browser the hook is called as Node would, without it.
+    const node = typeof process === "object" && process.versions?.node !== undefined;
+    const util = node ? ((await import(/* @vite-ignore */ "node:" + "util")) as typeof import("node:util")) : null;
+    const digest = TDigest.from([3, 1, 2]); // buffered: a quantile would merge it
+    const zs = SortedSet.from([
+      ["alice", 120],
+      ["bob", 125],
+    ]);
+    const samples: [object, RegExp][] = [
+      [HyperLogLog.from(["a"]), /^HyperLogLog \{.*precision: 14/s],
+      [UltraLogLog.from(["a"], { precision: 12 }), /^UltraLogLog \{.*precision: 12/s],
+      [new BloomFilter({ capacity: 10, errorRate: 0.01 }), /^BloomFilter \{.*size: 0.*capacity: 10/s],
+      [new BlockedBloomFilter({ capacity: 10, errorRate: 0.01 }), /^BlockedBloomFilter \{.*blocks: 1/s],
+      [new ScalableBloomFilter({ capacity: 10, errorRate: 0.01 }), /^ScalableBloomFilter \{.*filters: 1/s],
+      [new RedisBloomFilter(), /^RedisBloomFilter \{.*capacity: 100/s],
+      [new CuckooFilter(), /^CuckooFilter \{.*bucketSize: 2/s],
+      [new CountMinSketch({ width: 10, depth: 2 }), /^CountMinSketch \{.*width: 10/s],
+      [TopK.from(["x", "x"], { k: 2 }), /^TopK \{.*list: \[ \[ 'x', 2 \] \]/s],
+      [digest, /^TDigest \{.*unmergedNodes: 3/s],
+      [zs, /^SortedSet\(2\) \{ 'alice' => 120, 'bob' => 125 \}$/],
+      [GeoSet.from([["Palermo", 13.361389, 38.115556]]), /^GeoSet\(1\) \{ 'Palermo' => \[ 13\.36/],
+      [new Dict<string, unknown>([["a", 1]]), /^Dict\(1\) \{ 'a' => 1 \}$/],
+      [Bitmap.from([1, 5]), /^Bitmap\(2\) \{ 1, 5, byteLength: 1 \}$/],
+      [new Snowflake({ workerId: 3 }), /^Snowflake \{.*workerId: 3/s],
+      [new TimestampCounterId(), /^TimestampCounterId \{ epochSeconds: 1640995200 \}$/],
+    ];
+    const shown = new Set(samples.map(([s]) => s.constructor.name));
+    expect(classes.map(([name]) => name).filter((n) => !shown.has(n) && !n.endsWith("Error"))).toEqual([]);
+    const before = digest.toBytes();
+    for (const [sample, pattern] of samples) {
+      const text = util
+        ? util.inspect(sample)
+        : (sample as Record<symbol, (d: number, o: object) => string>)[hook]!(2, {});
+      expect(text, sample.constructor.name).toMatch(pattern);
+      const proto = Object.getPrototypeOf(sample) as object;
+      expect(Object.prototype.propertyIsEnumerable.call(proto, hook), "the hook is not enumerable").toBe(false);
+    }
+    expect(digest.toBytes()).toEqual(before);
+    // Nested deeper than the depth: the class in brackets, as Node shows any object.
+    const nested = (zs as unknown as Record<symbol, (d: number, o: object) => string>)[hook]!(-1, {});
+    expect(nested).toBe("[SortedSet]");
   });
 
   it("every exported class is listed here (a new one joins the table)", () => {
