@@ -552,7 +552,10 @@ export class BloomFilter {
         throw formatError(WHERE, `capacity ${capacity} at error rate ${errorRate} cannot be sized`);
       }
       if (p.bits !== bits || p.hashes !== hashes) {
-        throw formatError(WHERE, `capacity ${capacity} at ${errorRate} needs ${p.bits} bits / ${p.hashes} hashes`);
+        throw formatError(
+          WHERE,
+          `capacity ${capacity} at ${errorRate} needs ${p.bits} bits / ${p.hashes} hashes, the header holds ${bits} / ${hashes}`,
+        );
       }
     }
     const wordCount = Math.ceil(bits / 32);

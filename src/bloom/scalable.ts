@@ -507,7 +507,12 @@ export class ScalableBloomFilter {
         shape.hashes !== link.hashes ||
         link.capacity !== undefined
       ) {
-        throw formatError(WHERE, `link ${i} does not have the shape its options imply`);
+        const expected = typeof shape === "string" ? shape : `${shape.bits} bits / ${shape.hashes} hashes`;
+        throw formatError(
+          WHERE,
+          `link ${i} does not have the shape its options imply (${expected}): it holds ${link.bits} bits / ${link.hashes} hashes` +
+            (link.capacity !== undefined ? ` and a capacity of its own (${link.capacity})` : ""),
+        );
       }
       const full = i < count - 1;
       if (full ? link.size !== shape.capacity : link.size > shape.capacity) {

@@ -6,7 +6,7 @@
  * `RedstructFormatError` naming the structure. This is the single place where hostile input meets
  * an index, so no structure can read past a truncated buffer by forgetting a check.
  */
-import { formatError, typeError } from "./errors.js";
+import { article, formatError, typeError } from "./errors.js";
 
 /**
  * Whether a view's buffer was detached (transferred to a worker, or resized away): such a view reads
@@ -46,7 +46,7 @@ export function refuseDetached<T extends ArrayBufferView>(where: string, param: 
   if (isDetached(view)) {
     const type = view.constructor.name;
     throw new TypeError(
-      `redstruct/${where}: ${param} is ${/^Int/.test(type) ? "an" : "a"} ${type} whose buffer was detached ` +
+      `redstruct/${where}: ${param} is ${article(type)} ${type} whose buffer was detached ` +
         "(transferred to a worker?): it holds nothing",
     );
   }

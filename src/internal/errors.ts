@@ -35,7 +35,26 @@ export function describe(value: unknown): string {
     return `an object { ${entries.join(", ")}${keys.length > 4 ? ", …" : ""} }`;
   }
   const name = (proto as { constructor?: { name?: unknown } }).constructor?.name;
-  return typeof name === "string" && name !== "" ? `a ${name}` : Object.prototype.toString.call(value);
+  return typeof name === "string" && name !== "" ? `${article(name)} ${name}` : Object.prototype.toString.call(value);
+}
+
+/** "a" or "an" before a class name: an ArrayBuffer, an Int32Array, an UltraLogLog, a Uint8Array. */
+export function article(name: string): "a" | "an" {
+  return /^[AEIOU]/.test(name) && !name.startsWith("Uint") ? "an" : "a";
+}
+
+/**
+ * What to do with bytes in another container than a `Uint8Array` (an ArrayBuffer, a DataView,
+ * another typed array): "; wrap it: new Uint8Array(…)", or "" for any other value.
+ */
+function wrapHint(value: unknown): string {
+  if (value instanceof ArrayBuffer || (typeof SharedArrayBuffer === "function" && value instanceof SharedArrayBuffer)) {
+    return "; wrap it: new Uint8Array(buffer)";
+  }
+  if (ArrayBuffer.isView(value) && !(value instanceof Uint8Array)) {
+    return "; wrap its bytes: new Uint8Array(view.buffer, view.byteOffset, view.byteLength)";
+  }
+  return "";
 }
 
 /** Builds the `RangeError` every structure throws for an out-of-range argument. */
@@ -43,9 +62,13 @@ export function rangeError(where: string, param: string, value: unknown, allowed
   return new RangeError(`redstruct/${where}: ${param} must be ${allowed}, got ${describe(value)}`);
 }
 
-/** Builds the `TypeError` every structure throws for an argument of the wrong type. */
+/**
+ * Builds the `TypeError` every structure throws for an argument of the wrong type. Where bytes are
+ * allowed and bytes came in another container (an ArrayBuffer, a DataView), it says how to wrap them.
+ */
 export function typeError(where: string, param: string, value: unknown, allowed: string): TypeError {
-  return new TypeError(`redstruct/${where}: ${param} must be ${allowed}, got ${describe(value)}`);
+  const hint = allowed.includes("Uint8Array") ? wrapHint(value) : "";
+  return new TypeError(`redstruct/${where}: ${param} must be ${allowed}, got ${describe(value)}${hint}`);
 }
 
 /**

@@ -29,13 +29,29 @@ export function checkOptions<T extends object>(
   for (const key of Object.keys(options)) {
     if (!(known as readonly string[]).includes(key)) {
       const near = nearest(key, known);
-      const hint = near ? ` (did you mean "${near}"?)` : "";
+      const redis = REDIS_WORDS[key.toLowerCase()];
+      const hint = near
+        ? ` (did you mean "${near}"?)`
+        : redis !== undefined && redis.keys.every((k) => (known as readonly string[]).includes(k))
+          ? ` (${redis.say})`
+          : "";
       const list = known.length > 0 ? `known keys: ${known.join(", ")}` : "it takes no options";
       throw new TypeError(`redstruct/${where}: unknown option "${key}" in ${param}${hint}; ${list}`);
     }
   }
   return options;
 }
+
+/**
+ * Redis arguments spelled as an option where this API takes other keys: what to write instead (only
+ * said when the function knows those keys).
+ */
+const REDIS_WORDS: Record<string, { keys: string[]; say: string }> = {
+  limit: { keys: ["offset", "count"], say: "Redis's LIMIT offset count is { offset, count }" },
+  rev: { keys: ["reverse"], say: "Redis's REV is { reverse: true }" },
+  exclusive: { keys: ["minExclusive", "maxExclusive"], say: "exclusive bounds are { minExclusive, maxExclusive }" },
+  withcount: { keys: ["withCount"], say: "WITHCOUNT is { withCount: true }" },
+};
 
 /**
  * `value` when it is a boolean, `fallback` when it is `undefined`.

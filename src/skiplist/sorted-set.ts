@@ -129,9 +129,22 @@ function checkMember(member: unknown, param = "member"): string {
 }
 
 function checkScore(param: string, score: unknown): number {
-  if (typeof score !== "number") throw typeError(WHERE, param, score, "a number (±Infinity allowed)");
+  if (typeof score !== "number") {
+    const e = typeError(WHERE, param, score, "a number (±Infinity allowed)");
+    throw typeof score === "string" ? new TypeError(`${e.message}; ${redisScore(param, score)}`) : e;
+  }
   if (Number.isNaN(score)) throw rangeError(WHERE, param, score, "a number, not NaN");
   return score;
+}
+
+/** How to write a score given in Redis's text form ("(5", "-inf", "5") for this API. */
+function redisScore(param: string, text: string): string {
+  const t = text.trim();
+  if (/^[-+]?inf(inity)?$/i.test(t)) return "Redis's -inf and +inf are -Infinity and Infinity here";
+  if (t.startsWith("(") && (param === "min" || param === "max")) {
+    return `an exclusive bound is an option: the number ${t.slice(1)} with { ${param}Exclusive: true }`;
+  }
+  return "pass the number itself, not its text";
 }
 
 function checkIndex(param: string, value: unknown): number {

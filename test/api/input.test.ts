@@ -595,3 +595,50 @@ describe("every byte reader takes what it is given once: no aliasing, no detache
     }
   });
 });
+
+describe("Redis spellings and bytes in another container get a pointer to this API's form", () => {
+  const zs = SortedSet.from([["a", 1]]);
+  const cases: [string, () => unknown, RegExp][] = [
+    [
+      '"(5" as a bound',
+      () => zs.rangeByScore("(5" as never, 10),
+      /min must be a number .*got "\(5"; an exclusive bound is an option: the number 5 with \{ minExclusive: true \}/,
+    ],
+    [
+      '"+inf"',
+      () => zs.countByScore(0, "+inf" as never),
+      /max must be .*; Redis's -inf and \+inf are -Infinity and Infinity/,
+    ],
+    ['"5" as a score', () => zs.add("a", "5" as never), /score must be .*; pass the number itself, not its text/],
+    [
+      "limit",
+      () => zs.rangeByScore(0, 1, { limit: [0, 1] } as never),
+      /"limit" .*Redis's LIMIT offset count is \{ offset, count \}/,
+    ],
+    ["rev", () => zs.range(0, 1, { rev: true } as never), /"rev" .*Redis's REV is \{ reverse: true \}/],
+    ["withscores", () => zs.randomMembers(1, { withscores: true } as never), /did you mean "withScores"/],
+    ["WITHCOUNT", () => new TopK({ k: 2 }).list({ WITHCOUNT: true } as never), /did you mean "withCount"/],
+    [
+      "an ArrayBuffer",
+      () => HyperLogLog.fromBytes(new ArrayBuffer(8) as never),
+      /bytes must be a Uint8Array .*got an ArrayBuffer; wrap it: new Uint8Array\(buffer\)$/,
+    ],
+    [
+      "a DataView item",
+      () => new BloomFilter({ capacity: 10, errorRate: 0.1 }).add(new DataView(new ArrayBuffer(2)) as never),
+      /got a DataView; wrap its bytes: new Uint8Array\(view\.buffer, view\.byteOffset, view\.byteLength\)$/,
+    ],
+    ["an Int32Array key", () => new Dict(null, { key: new Int32Array(4) as never }), /got an Int32Array/],
+  ];
+  for (const [what, call, message] of cases) {
+    it(what, () => {
+      expect(call).toThrow(TypeError);
+      expect(call).toThrow(message);
+    });
+  }
+  it("a corrupt Bloom header says what the bytes held beside what was needed", () => {
+    const bytes = new BloomFilter({ capacity: 100, errorRate: 0.01 }).toBytes();
+    bytes[6] = 3; // the hash count, after the magic, the version and the hashing scheme
+    expect(() => BloomFilter.fromBytes(bytes)).toThrow(/needs 959 bits \/ 7 hashes, the header holds 959 \/ 3/);
+  });
+});
