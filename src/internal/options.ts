@@ -32,7 +32,7 @@ export function checkOptions<T extends object>(
       const redis = REDIS_WORDS[key.toLowerCase()];
       const hint = near
         ? ` (did you mean "${near}"?)`
-        : redis !== undefined && redis.keys.every((k) => (known as readonly string[]).includes(k))
+        : redis?.keys.every((k) => (known as readonly string[]).includes(k))
           ? ` (${redis.say})`
           : "";
       const list = known.length > 0 ? `known keys: ${known.join(", ")}` : "it takes no options";
