@@ -28,8 +28,9 @@
  * both totals are in [0, 2^53) and the node weights sum to at most the totals; min and max not NaN
  * (they are infinite only after merging a digest whose centroid means overflowed).
  *
- * Costs: add O(1) amortized, plus a merge every ~capacity adds: O(capacity·log capacity) expected
- * (O(capacity²) when most values are equal, as in RedisBloom), no allocation. Queries: the pending
+ * Costs: add O(1) amortized, plus a merge every ~capacity adds: O(capacity·log capacity) expected,
+ * O(capacity) on all-equal values (sort.ts makes td_qsort's moves on ties without its O(m²) scans),
+ * no allocation. Queries: the pending
  * merge, then quantile O(log n) (n merged centroids), cdf / rank / trimmedMean O(n). merge / union
  * O(Σ sizes·log). toRedis / toBytes O(n).
  */
