@@ -35,6 +35,7 @@
  * O(Σ sizes·log). toRedis / toBytes O(n).
  */
 
+import { isDetached } from "../internal/bytes.js";
 import { checkInteger, notJson, rangeError, typeError } from "../internal/errors.js";
 import { lnRounded } from "../internal/log.js";
 import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
@@ -189,26 +190,24 @@ export class TDigest {
    */
   add(...values: number[]): this {
     const n = values.length;
-    for (let i = 0; i < n; i++) checkValue(values[i]);
+    for (let i = 0; i < n; i++) checkValue(i, values[i]);
     for (let i = 0; i < n; i++) this.#addOne(values[i]!);
     return this;
   }
 
   /**
    * TDIGEST.ADD of every value of an iterable (an array, a typed array, a Set, a generator), in order.
-   * Every value is checked before any is added (a non-array iterable is collected first). O(n).
+   * Each value is read once and checked before any is added: an array, or any iterable, is copied as
+   * it is read (a getter, a Proxy or a generator runs once per value, and one that throws midway adds
+   * nothing); a typed array is checked and then added from its own buffer, which no code can change in
+   * between (one over a SharedArrayBuffer, which another thread can, is copied first). O(n).
    * @returns this digest.
-   * @throws TypeError when `values` is not a synchronous iterable or holds a non-number; RangeError
-   *   as {@link TDigest.add}.
+   * @throws TypeError when `values` is not a synchronous iterable, holds a non-number, or is a typed
+   *   array or DataView whose buffer was detached (transferred); RangeError as {@link TDigest.add}.
    */
   addAll(values: Iterable<number>): this {
-    checkIterable(WHERE, "values", values);
-    const list: ArrayLike<number> =
-      Array.isArray(values) || (ArrayBuffer.isView(values) && !(values instanceof DataView))
-        ? (values as unknown as ArrayLike<number>)
-        : Array.from(values);
+    const list = readValues(values);
     const n = list.length;
-    for (let i = 0; i < n; i++) checkValue(list[i]);
     for (let i = 0; i < n; i++) this.#addOne(list[i]!);
     return this;
   }
@@ -968,9 +967,92 @@ export class TDigest {
 
 // --- helpers -----------------------------------------------------------------------------------
 
-function checkValue(v: unknown): void {
-  if (typeof v !== "number") throw typeError(WHERE, "value", v, "a finite number");
-  if (!Number.isFinite(v)) throw rangeError(WHERE, "value", v, "a finite number (RedisBloom refuses NaN and ±inf)");
+/** Checks values[i] = v, an observation to add: a finite number. */
+function checkValue(i: number, v: unknown): void {
+  if (typeof v !== "number" || !Number.isFinite(v)) throw valueError(i, v);
+}
+
+/** The error for a refused observation, naming it by its position in `values`. */
+function valueError(i: number, v: unknown): Error {
+  const param = `values[${i}]`;
+  if (typeof v !== "number") return typeError(WHERE, param, v, "a finite number");
+  return rangeError(WHERE, param, v, "a finite number (RedisBloom refuses NaN and ±inf)");
+}
+
+/** Copies grow to the input's size by doubling, so a sparse array claiming 2^32 − 1 slots fails at its first hole. */
+const FIRST_COPY = 1024;
+
+/**
+ * The values of `values` (addAll's argument), each read once and checked: a typed array over an
+ * ArrayBuffer is checked in place (its elements cannot change until addAll returns: no code runs in
+ * between and no other thread shares the buffer); an array (a Proxy of one included) and any other
+ * iterable are copied into a Float64Array as they are read, one read per value.
+ */
+function readValues(values: Iterable<number>): ArrayLike<number> {
+  if (ArrayBuffer.isView(values)) {
+    if (viewDetached(values)) {
+      throw new TypeError(
+        `redstruct/${WHERE}: values is a ${Object.prototype.toString.call(values).slice(8, -1)} whose buffer was detached (transferred to a ` +
+          "worker?): it holds no values",
+      );
+    }
+    // A DataView is not iterable: checkIterable below names it.
+    if (!(values instanceof DataView)) {
+      const view = values as unknown as ArrayLike<unknown> & { buffer: ArrayBufferLike };
+      const n = view.length;
+      if (typeof SharedArrayBuffer === "function" && view.buffer instanceof SharedArrayBuffer) {
+        const copy = new Float64Array(n);
+        for (let i = 0; i < n; i++) {
+          const v = view[i];
+          checkValue(i, v);
+          copy[i] = v as number;
+        }
+        return copy;
+      }
+      for (let i = 0; i < n; i++) checkValue(i, view[i]);
+      return view as ArrayLike<number>;
+    }
+  }
+  if (Array.isArray(values)) {
+    const n = values.length;
+    let copy = new Float64Array(Math.min(n, FIRST_COPY));
+    for (let i = 0; i < n; i++) {
+      const v: unknown = values[i];
+      checkValue(i, v);
+      if (i === copy.length) copy = grown(copy, n);
+      copy[i] = v as number;
+    }
+    return copy;
+  }
+  checkIterable(WHERE, "values", values);
+  let copy = new Float64Array(16);
+  let n = 0;
+  for (const v of values as Iterable<unknown>) {
+    checkValue(n, v);
+    if (n === copy.length) copy = grown(copy, Number.POSITIVE_INFINITY);
+    copy[n++] = v as number;
+  }
+  return copy.subarray(0, n);
+}
+
+/** `copy` in an array twice its size (at most `limit`). */
+function grown(copy: Float64Array, limit: number): Float64Array<ArrayBuffer> {
+  const next = new Float64Array(Math.min(limit, Math.max(16, copy.length * 2)));
+  next.set(copy);
+  return next;
+}
+
+/**
+ * Whether a typed array's or DataView's buffer was detached: {@link isDetached} for a typed array; a
+ * DataView (whose length is not `length`) refuses to read its byteLength once detached.
+ */
+function viewDetached(view: ArrayBufferView): boolean {
+  if (!(view instanceof DataView)) return isDetached(view as unknown as Uint8Array);
+  try {
+    return view.byteLength < 0;
+  } catch {
+    return true;
+  }
 }
 
 function checkQueryValue(param: string, v: unknown): void {
