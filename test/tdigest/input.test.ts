@@ -112,7 +112,7 @@ describe("addAll reads each value once and uses what it checked", () => {
     expectRefusedUnchanged((d) => d.addAll(new Set([1, 2, Number.POSITIVE_INFINITY])), /values\[2\]/, RangeError);
     expectRefusedUnchanged((d) => d.addAll(new Float32Array([1, Number.NaN])), /values\[1\]/, RangeError);
     expectRefusedUnchanged(
-      (d) => d.addAll(new BigInt64Array([1n])),
+      (d) => d.addAll(new BigInt64Array([1n]) as never),
       /values\[0\] must be a finite number, got 1n/,
       TypeError,
     );
