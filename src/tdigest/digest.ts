@@ -36,12 +36,13 @@
  */
 
 import { isDetached } from "../internal/bytes.js";
-import { checkInteger, notJson, rangeError, typeError } from "../internal/errors.js";
+import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
 import { lnRounded } from "../internal/log.js";
 import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { type DigestState, decodeDump, encodeDump } from "./redis.js";
 import { decodeBytes, encodeBytes } from "./serialize.js";
 import { sortByMean } from "./sort.js";
+import { type StateView, stateProblem } from "./state.js";
 
 const WHERE = "TDigest";
 
@@ -831,7 +832,7 @@ export class TDigest {
    *   payload, counts that cannot be true — before allocating more than the payload's size.
    */
   static fromRedis(bytes: Uint8Array): TDigest {
-    return TDigest.#fromState(decodeDump(bytes, TDIGEST_MAX_COMPRESSION));
+    return TDigest.#fromState(decodeDump(bytes, TDIGEST_MAX_COMPRESSION), "not a TDIGEST DUMP payload: ");
   }
 
   /**
@@ -848,7 +849,7 @@ export class TDigest {
    * @throws RedstructFormatError for anything else (checked before anything is allocated).
    */
   static fromBytes(bytes: Uint8Array): TDigest {
-    return TDigest.#fromState(decodeBytes(bytes, TDIGEST_MAX_COMPRESSION));
+    return TDigest.#fromState(decodeBytes(bytes, TDIGEST_MAX_COMPRESSION), "");
   }
 
   /** The state the serializers write: the first `nodes` nodes. */
@@ -874,8 +875,12 @@ export class TDigest {
     };
   }
 
-  /** A digest from a decoded state whose `means`/`weights` hold merged + unmerged nodes or fewer (the rest zero). */
-  static #fromState(s: DigestState): TDigest {
+  /**
+   * A digest from a decoded state whose `means`/`weights` hold merged + unmerged nodes or fewer (the
+   * rest zero, as RESTORE leaves them), if it is a state RedisBloom's operations reach (state.ts).
+   * @throws RedstructFormatError naming what is not, after `prefix`.
+   */
+  static #fromState(s: DigestState, prefix: string): TDigest {
     const d = new TDigest({ compression: s.compression });
     const nodes = s.mergedNodes + s.unmergedNodes;
     const size = Math.min(d.#cap, Math.max(nodes, INITIAL_NODES));
@@ -904,59 +909,60 @@ export class TDigest {
     d.#min = s.min;
     d.#max = s.max;
     d.#compressions = s.totalCompressions;
+    const problem = stateProblem(d.#view(), TDIGEST_MAX_COMPRESSION);
+    if (problem !== null) throw formatError(WHERE, `${prefix}${problem}`);
     return d;
   }
 
+  /** The state as {@link stateProblem} reads it (the node arrays themselves, not copies). */
+  #view(): StateView {
+    const exact = this.#exact;
+    return {
+      compression: this.#compression,
+      min: this.#min,
+      max: this.#max,
+      mergedNodes: this.#merged,
+      unmergedNodes: this.#unmerged,
+      totalCompressions: this.#compressions,
+      mergedWeight: exact === null ? BigInt(this.#mw) : this.#mwBig,
+      unmergedWeight: exact === null ? BigInt(this.#uw) : this.#uwBig,
+      means: this.#mean,
+      weights: this.#weight,
+      exact,
+    };
+  }
+
   /**
-   * Throws unless the state is consistent: compression and capacity, node counts within the
-   * capacity and the arrays, integer weights, the fast (double) weights within 2^53 with node weights
-   * summing to at most the totals, the 64-bit store agreeing with the doubles, min and max not NaN. O(n).
+   * Throws unless the digest is in a state RedisBloom's operations reach — the check `fromBytes` and
+   * `fromRedis` make (src/tdigest/state.ts: counts within the capacity, weights that add up to the
+   * totals, means within [min, max] and merged in order, …) — and its storage is consistent: capacity
+   * 6·compression + 10, node arrays holding every node, totals below 2^53 without the 64-bit store,
+   * and with it, doubles equal to the 64-bit values. O(n).
    */
   checkInvariants(): void {
     const fail = (what: string): never => {
       throw new Error(`redstruct/${WHERE}: invariant broken: ${what}`);
     };
     const c = this.#compression;
-    if (!Number.isInteger(c) || c < 1 || c > TDIGEST_MAX_COMPRESSION) fail(`compression ${c}`);
     if (this.#cap !== 6 * c + 10) fail(`capacity ${this.#cap} for compression ${c}`);
     const n = this.#merged + this.#unmerged;
-    if (
-      !Number.isInteger(this.#merged) ||
-      this.#merged < 0 ||
-      !Number.isInteger(this.#unmerged) ||
-      this.#unmerged < 0
-    ) {
-      fail(`node counts ${this.#merged} + ${this.#unmerged}`);
-    }
-    if (n > this.#cap) fail(`${n} nodes beyond the capacity ${this.#cap}`);
     if (this.#mean.length !== this.#weight.length || this.#mean.length < n || this.#mean.length > this.#cap) {
       fail(`node arrays of ${this.#mean.length}/${this.#weight.length} for ${n} nodes`);
     }
-    if (Number.isNaN(this.#min) || Number.isNaN(this.#max)) fail(`min ${this.#min} / max ${this.#max}`);
-    if (!Number.isInteger(this.#compressions) || this.#compressions < 0) fail(`compressions ${this.#compressions}`);
     const exact = this.#exact;
     if (exact === null) {
-      if (!Number.isInteger(this.#mw) || this.#mw < 0 || !Number.isInteger(this.#uw) || this.#uw < 0) {
-        fail(`weights ${this.#mw} + ${this.#uw}`);
+      if (!Number.isSafeInteger(this.#mw) || !Number.isSafeInteger(this.#uw) || this.#mw + this.#uw > SAFE) {
+        fail(`weights ${this.#mw} + ${this.#uw} without the 64-bit store`);
       }
-      if (this.#mw + this.#uw > SAFE) fail("total weight beyond 2^53 without the 64-bit store");
-      let sum = 0;
-      for (let i = 0; i < n; i++) {
-        const w = this.#weight[i]!;
-        if (!Number.isInteger(w) || w < 0) fail(`node ${i} weight ${w}`);
-        sum += w;
-      }
-      if (sum > this.#mw + this.#uw) fail(`node weights sum to ${sum}, above the total ${this.#mw + this.#uw}`);
-      if (this.#merged === 0 && this.#mw !== 0) fail(`merged weight ${this.#mw} without merged nodes`);
     } else {
       if (exact.length !== this.#mean.length) fail("64-bit store size");
       for (let i = 0; i < n; i++) {
         if (this.#weight[i] !== Number(exact[i]!)) fail(`node ${i} weight ${this.#weight[i]} ≠ ${exact[i]}`);
       }
       if (this.#mw !== Number(this.#mwBig) || this.#uw !== Number(this.#uwBig)) fail("totals ≠ their 64-bit values");
-      if (this.#merged === 0 && this.#mwBig !== 0n) fail(`merged weight ${this.#mwBig} without merged nodes`);
     }
-    if (this.#unmerged === 0 && this.#uw !== 0) fail(`unmerged weight ${this.#uw} without unmerged nodes`);
+    const problem = stateProblem(this.#view(), TDIGEST_MAX_COMPRESSION);
+    if (problem !== null) fail(problem);
   }
 
   /** A TDigest is not JSON: send {@link TDigest.toBytes} and rebuild it with {@link TDigest.fromBytes}. */
