@@ -23,16 +23,15 @@
  * RedisBloom's answers. A prefix array of the quantile walk's running sums (rebuilt after a merge)
  * lets a quantile find its centroid by binary search instead of a walk, with the same doubles.
  *
- * Invariants: compression an integer in [1, {@link TDIGEST_MAX_COMPRESSION}], capacity = 6c + 10;
- * 0 ≤ merged + unmerged ≤ capacity; every weight an integer; without the 64-bit store every weight and
- * both totals are in [0, 2^53) and the node weights sum to at most the totals; min and max not NaN
- * (they are infinite only after merging a digest whose centroid means overflowed).
+ * Invariants: the state is one RedisBloom's operations reach (state.ts, which `fromBytes`,
+ * `fromRedis` and `checkInvariants()` share: counts within the capacity 6c + 10, weights that add up
+ * to the totals, means within [min, max] and merged in order, …); without the 64-bit store both totals
+ * are below 2^53, and with it the doubles are its values.
  *
  * Costs: add O(1) amortized, plus a merge every ~capacity adds: O(capacity·log capacity) expected,
  * O(capacity) on all-equal values (sort.ts makes td_qsort's moves on ties without its O(m²) scans),
- * no allocation. Queries: the pending
- * merge, then quantile O(log n) (n merged centroids), cdf / rank / trimmedMean O(n). merge / union
- * O(Σ sizes·log). toRedis / toBytes O(n).
+ * no allocation. Queries: the pending merge, then quantile O(log n) (n merged centroids), cdf / rank /
+ * trimmedMean O(n). merge / union O(Σ sizes·log). toRedis / toBytes O(n).
  */
 
 import { isDetached } from "../internal/bytes.js";
@@ -128,8 +127,6 @@ export class TDigest {
   /** The quantile walk's running sums over the merged centroids, valid while #prefixValid. */
   #prefix: Float64Array | null = null;
   #prefixValid = false;
-  /** Whether #prefix is non-decreasing (every weight ≥ 0), so a binary search finds what the walk finds. */
-  #prefixSorted = true;
   /** The quantile walk's position, carried between the quantiles of one ascending run. */
   #walk = 0;
 
@@ -429,17 +426,14 @@ export class TDigest {
     const wl = weight[n - 1]!;
     if (wl > 1 && W - index <= wl / 2) return max - ((W - index - 1) / (wl / 2 - 1)) * (max - mean[n - 1]!);
     const sums = this.#sums();
-    // The walk stops at the first pos (from #walk on) where sofar + dw > index, i.e. sums[pos + 1] > index.
+    // The walk stops at the first pos (from #walk on) where sofar + dw > index, i.e. sums[pos + 1] > index;
+    // the sums never decrease (weights are ≥ 0), so a binary search finds it.
     let pos = this.#walk;
-    if (this.#prefixSorted) {
-      let hi = n - 1;
-      while (pos < hi) {
-        const mid = (pos + hi) >>> 1;
-        if (sums[mid + 1]! > index) hi = mid;
-        else pos = mid + 1;
-      }
-    } else {
-      while (pos < n - 1 && !(sums[pos + 1]! > index)) pos++;
+    let hi = n - 1;
+    while (pos < hi) {
+      const mid = (pos + hi) >>> 1;
+      if (sums[mid + 1]! > index) hi = mid;
+      else pos = mid + 1;
     }
     this.#walk = pos;
     if (pos < n - 1) {
@@ -475,16 +469,12 @@ export class TDigest {
     }
     const sums = this.#prefix;
     const weight = this.#weight;
-    let sorted = true;
     let s = weight[0]! / 2;
     sums[0] = s;
     for (let k = 0; k < n - 1; k++) {
-      const dw = (weight[k]! + weight[k + 1]!) / 2;
-      if (!(dw >= 0)) sorted = false;
-      s += dw;
+      s += (weight[k]! + weight[k + 1]!) / 2;
       sums[k + 1] = s;
     }
-    this.#prefixSorted = sorted;
     this.#prefixValid = true;
     return sums;
   }
@@ -710,7 +700,9 @@ export class TDigest {
    * what `TDIGEST.MERGE dest … OVERRIDE` and, with dest listed first, `TDIGEST.MERGE dest … COMPRESSION c`
    * build. O(Σ nodes·log).
    * @throws TypeError when `digests` is not an iterable of TDigests or for an unknown option; RangeError
-   *   for none, a bad compression, or RedisBloom's "overflow detected" (weights past 2^63 − 1).
+   *   for none, a bad compression (nothing changed), or RedisBloom's "overflow detected" (weights past
+   *   2^63 − 1), after which the sources up to the one being added have their buffers merged, as
+   *   TDIGEST.MERGE leaves them.
    */
   static union(digests: Iterable<TDigest>, options?: { compression?: number }): TDigest {
     const list = Array.from(checkIterable(WHERE, "digests", digests));
@@ -732,9 +724,11 @@ export class TDigest {
    * compression from itself and then each of `others` in order (this digest may be among them, and
    * then counts twice). The others' buffers are merged in place first. Takes digests as arguments or
    * one iterable of them. With no others it does nothing. O(Σ nodes·log).
-   * @returns this digest; unchanged when it throws.
-   * @throws TypeError for an argument that is not a TDigest; RangeError for RedisBloom's "overflow
-   *   detected" (weights past 2^63 − 1).
+   * @returns this digest.
+   * @throws TypeError for an argument that is not a TDigest (nothing changed); RangeError for
+   *   RedisBloom's "overflow detected" (weights past 2^63 − 1): as TDIGEST.MERGE leaves the key, this
+   *   digest and the others up to the one being added then have their buffers merged (td_merge merges
+   *   both buffers before adding), and nothing else has changed.
    */
   merge(...others: TDigest[]): this;
   merge(others: Iterable<TDigest>): this;
@@ -828,8 +822,12 @@ export class TDigest {
   /**
    * The digest a `DUMP` payload of a RedisBloom TDIGEST key holds, as `RESTORE` rebuilds it (buffered
    * nodes, which DUMP does not save, come back as zeros, as in RedisBloom). O(payload).
-   * @throws RedstructFormatError for anything else: a bad CRC, another RDB type or module, a truncated
-   *   payload, counts that cannot be true — before allocating more than the payload's size.
+   * @throws TypeError unless `bytes` is a Uint8Array whose buffer is not detached;
+   *   RedstructFormatError for anything else: a bad CRC, another RDB type or module, a truncated
+   *   payload, counts that cannot be true (before allocating more than the payload's size, or 1 MiB
+   *   for the zeroed nodes), and a state no RedisBloom operation leaves a key in (weights that do not
+   *   add up, means out of order or outside [min, max], …: docs/tdigest.md, "What loads"), naming
+   *   the field.
    */
   static fromRedis(bytes: Uint8Array): TDigest {
     return TDigest.#fromState(decodeDump(bytes, TDIGEST_MAX_COMPRESSION), "not a TDIGEST DUMP payload: ");
@@ -845,8 +843,11 @@ export class TDigest {
   }
 
   /**
-   * Reads {@link TDigest.toBytes} output.
-   * @throws RedstructFormatError for anything else (checked before anything is allocated).
+   * Reads {@link TDigest.toBytes} output: the digest written, buffer and all. O(bytes).
+   * @throws TypeError unless `bytes` is a Uint8Array whose buffer is not detached;
+   *   RedstructFormatError for anything else — counts checked before anything is allocated — and for
+   *   a state no sequence of RedisBloom's operations reaches (docs/tdigest.md, "What loads"), naming
+   *   the field.
    */
   static fromBytes(bytes: Uint8Array): TDigest {
     return TDigest.#fromState(decodeBytes(bytes, TDIGEST_MAX_COMPRESSION), "");
