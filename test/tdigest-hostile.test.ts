@@ -13,6 +13,7 @@ import { RedstructFormatError, TDigest } from "../src/tdigest/index.js";
 import { encodeDump } from "../src/tdigest/redis.js";
 import { corrupted, corruptionsOf, fuzzDeserializer, lying } from "./support/fuzz.js";
 import { detached } from "./support/redisbloom.js";
+import { digestShapes } from "./support/tdigest-shapes.js";
 
 /** Inputs per fuzz run. */
 const RUNS = 10_000;
@@ -21,24 +22,6 @@ const RUNS = 10_000;
 function withCrc(bytes: Uint8Array): Uint8Array {
   if (bytes.length >= 10) crc64Into(bytes, 0, bytes.length - 8, bytes, bytes.length - 8);
   return bytes;
-}
-
-/** Digests of several shapes: empty, one observation, buffered, merged, wide (past 2^53), NaN means. */
-function digests(): TDigest[] {
-  const empty = new TDigest({ compression: 3 });
-  const single = TDigest.from([42.5]);
-  const small = TDigest.from([1, -0, 0, 2, 2, 7.5], { compression: 2 });
-  const merged = new TDigest({ compression: 4 });
-  for (let i = 0; i < 300; i++) merged.add(Math.sin(i) * 100);
-  const wide = TDigest.from([-1, -2, -3], { compression: 100 });
-  for (let i = 0; i < 56; i++) wide.merge(wide);
-  const extremes = [Number.MAX_VALUE, -Number.MAX_VALUE, 1e308, -1e308, 1];
-  const huge = TDigest.from(
-    Array.from({ length: 8 }, (_, i) => extremes[i % 5]!),
-    { compression: 1 },
-  );
-  huge.quantile(0.5);
-  return [empty, single, small, merged, wide, huge];
 }
 
 /** What a loaded digest must survive: queries, adds, merges, both serializers. */
@@ -63,14 +46,14 @@ function use(d: TDigest): void {
 describe("TDigest.fromRedis on hostile DUMP payloads", () => {
   it(`only loads or throws RedstructFormatError: ${RUNS} mutated payloads as they are (seeded)`, () => {
     const counts = fuzzDeserializer(
-      { name: "TDigest.fromRedis", read: TDigest.fromRedis, valid: digests().map((d) => d.toRedis()), use },
+      { name: "TDigest.fromRedis", read: TDigest.fromRedis, valid: digestShapes().map((d) => d.toRedis()), use },
       { seed: 0x7d10, runs: RUNS },
     );
     expect(counts.loaded + counts.refused).toBe(RUNS);
   });
 
   it(`only loads or throws RedstructFormatError: ${RUNS} mutated payloads with their CRC-64 recomputed (seeded)`, () => {
-    const valid = digests().map((d) => d.toRedis());
+    const valid = digestShapes().map((d) => d.toRedis());
     let loaded = 0;
     let refused = 0;
     const input = fc.oneof(
@@ -246,7 +229,7 @@ describe("TDigest.fromRedis on hostile DUMP payloads", () => {
 
 describe("TDigest.fromBytes on hostile input", () => {
   it(`only loads (writing the same bytes back) or throws RedstructFormatError: ${RUNS} inputs (seeded)`, () => {
-    const valid = digests().map((d) => d.toBytes());
+    const valid = digestShapes().map((d) => d.toBytes());
     const counts = fuzzDeserializer(
       {
         name: "TDigest.fromBytes",
@@ -274,7 +257,7 @@ describe("TDigest.fromBytes on hostile input", () => {
     bad((b) => b.subarray(0, b.length - 1), /3 nodes need 48 bytes, got 47/);
     bad((b) => Uint8Array.from([...b, 0]), /3 nodes need 48 bytes, got 49/);
     // NaN means (from ±DBL_MAX data) are written as one pattern; another one is corruption.
-    const huge = digests()[5]!;
+    const huge = digestShapes()[5]!;
     const bytes = huge.toBytes();
     const view = new DataView(bytes.buffer);
     const nodes = huge.info().mergedNodes + huge.info().unmergedNodes;

@@ -855,25 +855,14 @@ export class TDigest {
 
   /** The state the serializers write: the first `nodes` nodes. */
   #state(nodes: number): DigestState {
-    const exact = this.#exact;
+    const { exact, ...view } = this.#view();
     let weights: BigInt64Array;
     if (exact !== null) weights = exact.slice(0, nodes);
     else {
       weights = new BigInt64Array(nodes);
       for (let i = 0; i < nodes; i++) weights[i] = BigInt(this.#weight[i]!);
     }
-    return {
-      compression: this.#compression,
-      min: this.#min,
-      max: this.#max,
-      mergedNodes: this.#merged,
-      unmergedNodes: this.#unmerged,
-      totalCompressions: this.#compressions,
-      mergedWeight: this.#exact === null ? BigInt(this.#mw) : this.#mwBig,
-      unmergedWeight: this.#exact === null ? BigInt(this.#uw) : this.#uwBig,
-      means: this.#mean.subarray(0, nodes),
-      weights,
-    };
+    return { ...view, means: this.#mean.subarray(0, nodes), weights };
   }
 
   /**

@@ -47,20 +47,13 @@
  *
  * O(n); BigInt arithmetic only for a digest whose totals are past 2^53.
  */
+import type { DigestState } from "./redis.js";
 
-/** A digest's state as the check reads it: counts, extremes, totals, and every node's mean and weight. */
-export interface StateView {
-  compression: number;
-  min: number;
-  max: number;
-  mergedNodes: number;
-  unmergedNodes: number;
-  totalCompressions: number;
-  /** C's merged_weight and unmerged_weight (signed 64-bit). */
-  mergedWeight: bigint;
-  unmergedWeight: bigint;
-  /** At least merged + unmerged entries: the merged nodes, then the buffer. */
-  means: Float64Array;
+/**
+ * A digest's state as the check reads it: DigestState's counts, extremes and totals, and every node's
+ * mean (at least merged + unmerged of them: the merged nodes, then the buffer) and weight.
+ */
+export interface StateView extends Omit<DigestState, "weights"> {
   /** Each node's weight as a double: exact unless `exact` holds it. */
   weights: Float64Array;
   /** The exact 64-bit weights, when some may be past 2^53 (else null). */

@@ -19,17 +19,13 @@ import { RedstructFormatError, TDigest } from "../../src/tdigest/index.js";
 import { type DigestState, encodeDump } from "../../src/tdigest/redis.js";
 import { encodeBytes } from "../../src/tdigest/serialize.js";
 import { modelQuantile, stateOf } from "../support/tdigest-model.js";
+import { digestShapes, restoredSingle } from "../support/tdigest-shapes.js";
 
 const QS = [0, 1e-9, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1];
 
 function withCrc(bytes: Uint8Array): Uint8Array {
   crc64Into(bytes, 0, bytes.length - 8, bytes, bytes.length - 8);
   return bytes;
-}
-
-/** A digest restored from the DUMP of one observation: RESTORE's zeroed node (mean 0, weight 0) in its buffer. */
-function restoredSingle(v: number): TDigest {
-  return TDigest.fromRedis(TDigest.from([v]).toRedis());
 }
 
 /** Whether an overflow is RedisBloom's own for this digest: weights near 2^63, or a full buffer of weight ≤ 1. */
@@ -87,26 +83,6 @@ function behaves(d: TDigest): void {
     TDigest.fromBytes(x.toBytes()).checkInvariants();
   }
   TDigest.fromRedis(d.clone().toRedis()).checkInvariants();
-}
-
-/** Digests of several shapes, RESTORE's zeroed nodes among them. */
-function shapes(): TDigest[] {
-  const merged = new TDigest({ compression: 4 });
-  for (let i = 0; i < 300; i++) merged.add(Math.sin(i) * 100);
-  const ties = TDigest.from([1, -0, 0, 2, 2, 7.5, 2, 2, 1, 1, 3], { compression: 2 });
-  ties.quantile(0.5);
-  ties.add(2, 0.5);
-  const wide = TDigest.from([-1, -2, -3], { compression: 10 });
-  for (let i = 0; i < 56; i++) wide.merge(wide);
-  const extremes = [Number.MAX_VALUE, -Number.MAX_VALUE, 1e308, -1e308, 1];
-  const huge = TDigest.from(
-    Array.from({ length: 8 }, (_, i) => extremes[i % 5]!),
-    { compression: 1 },
-  );
-  huge.quantile(0.5);
-  const ghost = restoredSingle(42.5).add(40, 50, 45);
-  const ghostMerged = TDigest.union([TDigest.from([3, -4, 8, 1]), restoredSingle(7), restoredSingle(-2)]);
-  return [merged, ties, TDigest.from([42.5]), new TDigest({ compression: 3 }), wide, huge, ghost, ghostMerged];
 }
 
 // ——— every state the API reaches loads ———————————————————————————————————————————————
@@ -212,7 +188,7 @@ describe("every state the API reaches loads", () => {
   });
 
   it("the recorded shapes behave", () => {
-    for (const d of shapes()) behaves(d);
+    for (const d of digestShapes()) behaves(d);
   });
 });
 
@@ -254,7 +230,7 @@ describe("every single-bit flip is refused or loads a digest that behaves", () =
   it("toBytes() blobs of every shape", () => {
     let loaded = 0;
     let refused = 0;
-    for (const d of shapes()) {
+    for (const d of digestShapes()) {
       const counts = flipEveryBit(d.toBytes(), TDigest.fromBytes, (b) => b);
       loaded += counts.loaded;
       refused += counts.refused;
@@ -270,7 +246,7 @@ describe("every single-bit flip is refused or loads a digest that behaves", () =
   it("DUMP payloads of every shape, each flip's CRC-64 recomputed (the trailer's version bytes included)", () => {
     let loaded = 0;
     let refused = 0;
-    for (const d of shapes()) {
+    for (const d of digestShapes()) {
       const payload = d.toRedis();
       const counts = flipEveryBit(payload, TDigest.fromRedis, withCrc, 8 * (payload.length - 8));
       loaded += counts.loaded;
