@@ -109,10 +109,10 @@ export function stateProblem(s: StateView, maxCompression: number): string | nul
   const compressions = s.totalCompressions;
   if (!Number.isInteger(compressions) || compressions < 0) return `total compressions ${compressions}`;
   if (merged > 0 && compressions === 0) {
-    return `${merged} merged nodes but no compression counted (only a merge makes merged nodes, and counts itself)`;
+    return `${merged} merged nodes with no compression counted`;
   }
   if (merged === 0 && compressions > 0) {
-    return `${compressions} compressions counted without merged nodes (a merge leaves at least one)`;
+    return `${compressions} compressions counted without merged nodes`;
   }
   const { min, max } = s;
   if (Number.isNaN(min) || Number.isNaN(max)) return `min ${min} / max ${max}: NaN`;
@@ -122,13 +122,13 @@ export function stateProblem(s: StateView, maxCompression: number): string | nul
   if (unmerged === 0 && uw !== 0n) return `unmerged weight ${uw} without unmerged nodes`;
   if (n === 0) {
     if (min !== DBL_MAX || max !== -DBL_MAX) {
-      return `min ${min} / max ${max} in a digest without nodes (they stay ±DBL_MAX until the first add)`;
+      return `min ${min} / max ${max} without nodes`;
     }
     return null;
   }
-  if (mw < 0n && mw !== LLONG_MIN) return `merged weight ${mw}: negative (only a total of 2^63 wraps, to −2^63)`;
+  if (mw < 0n && mw !== LLONG_MIN) return `merged weight ${mw} below 0, not −2^63`;
   if (uw < 0n && mw !== LLONG_MIN) {
-    return `unmerged weight ${uw}: negative in a digest whose merged weight ${mw} has not wrapped to −2^63`;
+    return `unmerged weight ${uw} below 0 with a merged weight of ${mw}`;
   }
 
   // One pass over the nodes: weights, means against [min, max], and what the later rules need.
@@ -162,7 +162,7 @@ export function stateProblem(s: StateView, maxCompression: number): string | nul
     if (m === max) maxHeld = true;
     if (w === 0) {
       if (!Object.is(m, 0)) {
-        return `${name(i)} has weight 0 and mean ${m} (a node of weight 0 is one RESTORE zeroed: mean 0, or NaN once two merge)`;
+        return `${name(i)} has weight 0 and mean ${m}, not 0`;
       }
       if (m < min || m > max) zeroOutside++;
       continue;
@@ -171,11 +171,11 @@ export function stateProblem(s: StateView, maxCompression: number): string | nul
     if (Number.isFinite(m)) {
       // (With an infinite min or max, only merges of infinite means made this one: no bound.)
       if (tolerance < Number.POSITIVE_INFINITY && !(m >= min - tolerance && m <= max + tolerance)) {
-        return `${name(i)}'s mean ${m} is outside [min ${min}, max ${max}], where every value added lies`;
+        return `${name(i)}'s mean ${m} is outside [min ${min}, max ${max}]`;
       }
     } else {
       if (!(span >= OVERFLOW_FREE)) {
-        return `${name(i)}'s mean ${m}: infinite, though no value near ±DBL_MAX was added (min ${min}, max ${max})`;
+        return `${name(i)}'s mean ${m} with min ${min}, max ${max}`;
       }
       allFinite = false;
     }
@@ -188,7 +188,7 @@ export function stateProblem(s: StateView, maxCompression: number): string | nul
   if (allFinite) {
     for (let i = 1; i < merged; i++) {
       if (means[i]! < means[i - 1]! - tolerance) {
-        return `merged centroid ${i}'s mean ${means[i]} is below centroid ${i - 1}'s ${means[i - 1]} (a merge leaves them sorted)`;
+        return `merged centroid ${i}'s mean ${means[i]} is below centroid ${i - 1}'s ${means[i - 1]}`;
       }
     }
   }
@@ -197,7 +197,7 @@ export function stateProblem(s: StateView, maxCompression: number): string | nul
   if (unmerged > 1 && total > 1 && n === cap) {
     const last = exact === null ? BigInt(weights[n - 1]!) : exact[n - 1]!;
     if (Number(mw) + Number(uw - last) > 1) {
-      return `${unmerged} buffered nodes fill the capacity ${cap} of a digest of weight ${total} (td_add merges them first)`;
+      return `${unmerged} buffered nodes fill the capacity ${cap} at weight ${total}`;
     }
   }
 
@@ -210,24 +210,17 @@ export function stateProblem(s: StateView, maxCompression: number): string | nul
     if (sumUnmerged > u) return `the buffered nodes' weights sum to ${sumUnmerged}, above the unmerged weight ${u}`;
     const shortfall = m - sumMerged + (u - sumUnmerged);
     if (shortfall > 1) {
-      return (
-        `the merged weight ${m} and unmerged weight ${u} count ${shortfall} observations no node holds ` +
-        "(RESTORE's zeroed buffer leaves at most one)"
-      );
+      return `the merged weight ${m} and unmerged weight ${u} count ${shortfall} observations no node holds`;
     }
-    if (zeroOutside > 0 && (zeroOutside > 1 || shortfall !== 1)) {
-      return (
-        `${zeroOutside === 1 ? "a node" : `${zeroOutside} nodes`} of weight 0 and mean 0 outside [min ${min}, max ${max}]` +
-        (zeroOutside > 1
-          ? " (RESTORE zeroes one such, the lone observation of a digest of weight 1)"
-          : " in a digest whose totals match its nodes")
-      );
+    if (zeroOutside > (shortfall === 1 ? 1 : 0)) {
+      const nodes = zeroOutside === 1 ? "a node" : `${zeroOutside} nodes`;
+      return `${nodes} of weight 0 and mean 0 outside [min ${min}, max ${max}]`;
     }
     // Every value added is still a node's mean, or inside the first or last node of a merge, which
     // keep their means: min and max are means.
     if (shortfall === 0 && allFinite) {
-      if (min !== lowest) return `min ${min} is not the smallest mean (${lowest}), which every merge keeps`;
-      if (!maxHeld) return `max ${max} is not any node's mean, though every merge keeps the largest`;
+      if (min !== lowest) return `min ${min} is not the smallest mean (${lowest})`;
+      if (!maxHeld) return `max ${max} is not any node's mean`;
     }
     return null;
   }
@@ -235,7 +228,7 @@ export function stateProblem(s: StateView, maxCompression: number): string | nul
   // which td_compress has sorted first, keeping the smallest: min is a mean (of those with weight,
   // when RESTORE's zeroed nodes sort below it).
   if (allFinite && min !== lowest && min !== lowestWeighted) {
-    return `min ${min} is not the smallest mean (${lowestWeighted}), which every merge keeps`;
+    return `min ${min} is not the smallest mean (${lowestWeighted})`;
   }
   // Exact sums in 64 bits, against totals rounded through doubles at every merge.
   let sum = 0n;

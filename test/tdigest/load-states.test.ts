@@ -359,7 +359,7 @@ describe("states no RedisBloom operation reaches are refused by both readers, na
       refusedBy(
         read,
         encode(inf),
-        /merged centroid 4's mean Infinity: infinite, though no value near ±DBL_MAX was added/,
+        /merged centroid 4's mean Infinity with min -20, max 40/,
       );
     }
   });
@@ -375,8 +375,8 @@ describe("states no RedisBloom operation reaches are refused by both readers, na
     }
     const empty = stateOf(new TDigest({ compression: 5 }));
     empty.min = 0;
-    refusedBy(TDigest.fromBytes, asBytes(empty), /min 0 \/ max -1\.7976931348623157e\+308 in a digest without nodes/);
-    refusedBy(TDigest.fromRedis, asDump(empty), /in a digest without nodes/);
+    refusedBy(TDigest.fromBytes, asBytes(empty), /min 0 \/ max -1\.7976931348623157e\+308 without nodes/);
+    refusedBy(TDigest.fromRedis, asDump(empty), /without nodes/);
   });
 
   it("weightless buffered nodes, after which every add would throw a false overflow", () => {
@@ -388,7 +388,7 @@ describe("states no RedisBloom operation reaches are refused by both readers, na
     const weights = new BigInt64Array(15);
     weights.set([1n, 1n, 1n]);
     const full: DigestState = { ...s, unmergedNodes: 15, means, weights };
-    refusedBy(TDigest.fromBytes, asBytes(full), /buffered node 3 has weight 0 and mean 2/);
+    refusedBy(TDigest.fromBytes, asBytes(full), /buffered node 3 has weight 0 and mean 2, not 0/);
     // The same with means of 0, as RESTORE zeroes them: too many observations no node holds? No —
     // the totals match; what no operation reaches is a full buffer in a digest of total above 1.
     means.fill(0, 3);
@@ -402,7 +402,7 @@ describe("states no RedisBloom operation reaches are refused by both readers, na
     };
     zeroed.means.set([1, 2, 3]);
     zeroed.weights.set([1n, 1n, 1n]);
-    refusedBy(TDigest.fromBytes, asBytes(zeroed), /16 buffered nodes fill the capacity 16 of a digest of weight 3/);
+    refusedBy(TDigest.fromBytes, asBytes(zeroed), /16 buffered nodes fill the capacity 16 at weight 3/);
     // A weightless node where no RESTORE put one: outside [min, max] in a digest whose totals match.
     const stray: DigestState = {
       ...s,
@@ -417,10 +417,10 @@ describe("states no RedisBloom operation reaches are refused by both readers, na
   it("counts that no merge leaves: merged nodes without a compression counted, and the reverse", () => {
     const s = base();
     s.totalCompressions = 0;
-    refusedBy(TDigest.fromBytes, asBytes(s), /merged nodes but no compression counted/);
+    refusedBy(TDigest.fromBytes, asBytes(s), /merged nodes with no compression counted/);
     const m = mergedBase();
     m.totalCompressions = 0;
-    refusedBy(TDigest.fromRedis, asDump(m), /merged nodes but no compression counted/);
+    refusedBy(TDigest.fromRedis, asDump(m), /merged nodes with no compression counted/);
     const none = stateOf(TDigest.from([1, 2], { compression: 5 }));
     none.totalCompressions = 3;
     refusedBy(TDigest.fromBytes, asBytes(none), /3 compressions counted without merged nodes/);
@@ -432,7 +432,7 @@ describe("states no RedisBloom operation reaches are refused by both readers, na
     refusedBy(TDigest.fromBytes, asBytes(s), /merged centroid 1's weight -\d+: not an integer in \[0, 2\^63\)/);
     const t = base();
     t.mergedWeight = -5n;
-    refusedBy(TDigest.fromBytes, asBytes(t), /merged weight -5: negative/);
+    refusedBy(TDigest.fromBytes, asBytes(t), /merged weight -5 below 0/);
     const payload = asDump(mergedBase());
     const view = new DataView(payload.buffer);
     // The first centroid weight (after the header's 63 bytes and the means): 2^63 exactly.
