@@ -356,11 +356,7 @@ describe("states no RedisBloom operation reaches are refused by both readers, na
       refusedBy(read, encode(mid), /merged centroid 4's mean 1000000 is outside \[min/);
       const inf = make();
       inf.means[4] = Number.POSITIVE_INFINITY;
-      refusedBy(
-        read,
-        encode(inf),
-        /merged centroid 4's mean Infinity with min -20, max 40/,
-      );
+      refusedBy(read, encode(inf), /merged centroid 4's mean Infinity with min -20, max 40/);
     }
   });
 
