@@ -260,7 +260,7 @@ export function decodeDump(bytes: Uint8Array, maxCompression: number): DigestSta
   const means = new Float64Array(merged);
   const weights = new BigInt64Array(merged);
   for (let i = 0; i < merged; i++) {
-    const m = double(`centroid ${i}'s mean`);
+    const m = double("a centroid mean");
     if (Number.isNaN(m) && !isDefaultNaN(bytes, at - 8)) {
       throw bad(
         `centroid ${i}'s mean is a NaN other than x86-64's default (00 00 00 00 00 00 f8 ff), the one RedisBloom's arithmetic makes`,
@@ -269,11 +269,12 @@ export function decodeDump(bytes: Uint8Array, maxCompression: number): DigestSta
     means[i] = m;
   }
   for (let i = 0; i < merged; i++) {
-    const w = double(`centroid ${i}'s weight`);
+    const w = double("a centroid weight");
     // A centroid holds less than 2^63: td_add's checks keep every sum within 2^63 − 1, and a
     // centroid never holds all of it (its neighbours' quantiles bound it), so its double is below 2^63.
-    if (!(w >= 0 && w < TWO63)) throw bad(`centroid ${i}'s weight ${w} is not in [0, 2^63)`);
-    weights[i] = weight(`centroid ${i}'s weight`, w);
+    if (!(Number.isInteger(w) && w >= 0 && w < TWO63))
+      throw bad(`centroid ${i}'s weight ${w} is not an integer in [0, 2^63)`);
+    weights[i] = BigInt(w);
   }
   if (bytes[at] !== OP_EOF) throw bad(`opcode ${bytes[at]} where the module's EOF (0) belongs`);
   return {

@@ -434,6 +434,12 @@ describe("states no RedisBloom operation reaches are refused by both readers, na
     // The first centroid weight (after the header's 63 bytes and the means): 2^63 exactly.
     const n = mergedBase().mergedNodes;
     view.setFloat64(63 + 9 * n + 1, 2 ** 63, true);
-    refusedBy(TDigest.fromRedis, withCrc(payload), /centroid 0's weight 9223372036854776000 is not in \[0, 2\^63\)/);
+    refusedBy(
+      TDigest.fromRedis,
+      withCrc(payload),
+      /centroid 0's weight 9223372036854776000 is not an integer in \[0, 2\^63\)/,
+    );
+    view.setFloat64(63 + 9 * n + 1, 5.5, true);
+    refusedBy(TDigest.fromRedis, withCrc(payload), /centroid 0's weight 5.5 is not an integer in \[0, 2\^63\)/);
   });
 });
