@@ -17,6 +17,10 @@
  *   once; heapUsed + arrayBuffers delta after forced GC, per digest.
  * - by compression: redstruct's digest of the lognormal data at compressions 20 to 1000: rank error,
  *   centroids, bytes — what choosing a compression trades.
+ * - ties: at compression 10^5 (capacity 600,010), a digest is filled with capacity − 1 values and the
+ *   next `add`, the one that merges the whole buffer, is timed alone with performance.now(); the worst
+ *   of several fills, for all-equal values, values from {0, 1}, integers 0..20 and distinct doubles.
+ *   The goal: the worst call on all-equal data within 10× the distinct-data one.
  */
 import { DDSketch } from "@datadog/sketches-js";
 // @ts-expect-error tdigest ships no type declarations (the part used here is declared below)
@@ -220,6 +224,50 @@ function compressions(ctx: BenchContext, n: number) {
   });
 }
 
+// ——— ties ——————————————————————————————————————————————————————————————————————————————
+
+const TIE_COMPRESSION = 100_000;
+const EQUAL = "all equal";
+const DISTINCT = "distinct doubles";
+
+/** The worst single `add` (the one that merges a full buffer) at compression 10^5, per kind of data. */
+function ties(ctx: BenchContext) {
+  const cap = 6 * TIE_COMPRESSION + 10;
+  const trials = ctx.full ? 7 : 3;
+  const rand = prng(0x7d5);
+  const kinds: [string, () => number][] = [
+    [EQUAL, () => 42.5],
+    ["two values {0, 1}", () => (rand() < 0.5 ? 0 : 1)],
+    ["integers 0..20", () => Math.floor(rand() * 21)],
+    [DISTINCT, () => rand()],
+  ];
+  const rows: { kind: string; worstMs: number; medianMs: number }[] = [];
+  for (const [kind, draw] of kinds) {
+    ctx.log(`  ties, ${kind}: ${trials} fills of ${cap - 1} values, compression ${TIE_COMPRESSION}`);
+    const values = new Float64Array(cap);
+    for (let i = 0; i < cap; i++) values[i] = draw();
+    const times: number[] = [];
+    for (let t = 0; t < trials; t++) {
+      const d = new TDigest({ compression: TIE_COMPRESSION });
+      d.addAll(values.subarray(0, cap - 1));
+      const t0 = performance.now();
+      d.add(values[cap - 1]!);
+      times.push(performance.now() - t0);
+      if (d.info().totalCompressions !== 1) throw new Error("the timed add did not merge the buffer");
+    }
+    times.sort((a, b) => a - b);
+    rows.push({ kind, worstMs: times[times.length - 1]!, medianMs: times[times.length >> 1]! });
+  }
+  const worst = (kind: string) => rows.find((r) => r.kind === kind)!.worstMs;
+  return {
+    compression: TIE_COMPRESSION,
+    capacity: cap,
+    trials,
+    rows,
+    equalOverDistinct: worst(EQUAL) / worst(DISTINCT),
+  };
+}
+
 // ——— memory ——————————————————————————————————————————————————————————————————————————
 
 const keep: { value: unknown } = { value: undefined };
@@ -288,6 +336,7 @@ const suite: Suite = {
     const acc = accuracy(ctx, ctx.full ? 1_000_000 : 200_000);
     const mem = memory(ctx, ctx.full ? 100_000 : 20_000);
     const byCompression = compressions(ctx, ctx.full ? 1_000_000 : 200_000);
+    const tie = ties(ctx);
     const names = ["redstruct TDigest", "tdigest 0.1.3", "DDSketch (1 %)"];
     const accTable = markdownTable(
       ["distribution", "q", ...names.map((n) => `${n}: rank error`), ...names.map((n) => `${n}: value error`)],
@@ -323,6 +372,14 @@ const suite: Suite = {
         byCompression.map((r) => [r.compression, ...r.errors.map(pct), r.centroids, r.byteLength, r.redis]),
       ),
       "",
+      `**Tied values**: the worst single \`add\` at compression ${tie.compression} (the one that merges a full ` +
+        `buffer of ${tie.capacity - 1} values), over ${tie.trials} fills. All equal / distinct: ` +
+        `${tie.equalOverDistinct.toFixed(2)}× (goal ≤ 10×).\n`,
+      markdownTable(
+        ["data", "worst add (ms)", "median (ms)"],
+        tie.rows.map((r) => [r.kind, r.worstMs.toFixed(1), r.medianMs.toFixed(1)]),
+      ),
+      "",
     ].join("\n");
     const charts: Chart[] = [
       { name: "add", spec: throughputChart("t-digest add, 10^6 doubles", tp.addRows) },
@@ -344,7 +401,14 @@ const suite: Suite = {
         goal: 5,
       },
     ];
-    return { markdown, data: { ...tp, accuracy: acc, memory: mem, byCompression }, charts, headlines };
+    headlines.push({
+      structure: "TDigest",
+      operation: "worst add, all-equal values (compression 10^5)",
+      versus: "distinct values",
+      ratio: 1 / tie.equalOverDistinct,
+      goal: 0.1,
+    });
+    return { markdown, data: { ...tp, accuracy: acc, memory: mem, byCompression, ties: tie }, charts, headlines };
   },
 };
 

@@ -12,12 +12,18 @@ import { article, formatError, typeError } from "./errors.js";
  * Whether a view's buffer was detached (transferred to a worker, or resized away): such a view reads
  * as empty, so hashing or loading it would silently use the wrong bytes. Node 20 lacks
  * `ArrayBuffer.prototype.detached`; there only an empty view can be detached, and a DataView over
- * a detached buffer is refused, which tells the two apart.
+ * a detached buffer is refused, which tells the two apart. Any typed array or DataView.
  */
 export function isDetached(view: ArrayBufferView): boolean {
   const buffer = view.buffer as ArrayBuffer & { detached?: boolean };
   if (typeof buffer.detached === "boolean") return buffer.detached;
-  if (view.byteLength !== 0 || buffer.byteLength !== 0) return false;
+  let length: number;
+  try {
+    length = view.byteLength;
+  } catch {
+    return true; // a DataView over a detached buffer refuses to say its length
+  }
+  if (length !== 0 || buffer.byteLength !== 0) return false;
   try {
     new DataView(buffer);
     return false;

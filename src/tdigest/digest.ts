@@ -23,24 +23,26 @@
  * RedisBloom's answers. A prefix array of the quantile walk's running sums (rebuilt after a merge)
  * lets a quantile find its centroid by binary search instead of a walk, with the same doubles.
  *
- * Invariants: compression an integer in [1, {@link TDIGEST_MAX_COMPRESSION}], capacity = 6c + 10;
- * 0 ≤ merged + unmerged ≤ capacity; every weight an integer; without the 64-bit store every weight and
- * both totals are in [0, 2^53) and the node weights sum to at most the totals; min and max not NaN
- * (they are infinite only after merging a digest whose centroid means overflowed).
+ * Invariants: the state is one RedisBloom's operations reach (state.ts, which `fromBytes`,
+ * `fromRedis` and `checkInvariants()` share: counts within the capacity 6c + 10, weights that add up
+ * to the totals, means within [min, max] and merged in order, …); without the 64-bit store both totals
+ * are below 2^53, and with it the doubles are its values.
  *
- * Costs: add O(1) amortized, plus a merge every ~capacity adds: O(capacity·log capacity) expected
- * (O(capacity²) when most values are equal, as in RedisBloom), no allocation. Queries: the pending
- * merge, then quantile O(log n) (n merged centroids), cdf / rank / trimmedMean O(n). merge / union
- * O(Σ sizes·log). toRedis / toBytes O(n).
+ * Costs: add O(1) amortized, plus a merge every ~capacity adds: O(capacity·log capacity) expected,
+ * O(capacity) on all-equal values (sort.ts makes td_qsort's moves on ties without its O(m²) scans),
+ * no allocation. Queries: the pending merge, then quantile O(log n) (n merged centroids), cdf / rank /
+ * trimmedMean O(n). merge / union O(Σ sizes·log). toRedis / toBytes O(n).
  */
 
-import { checkInteger, notJson, rangeError, typeError } from "../internal/errors.js";
+import { refuseDetached } from "../internal/bytes.js";
+import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { lnRounded } from "../internal/log.js";
 import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { type DigestState, decodeDump, encodeDump } from "./redis.js";
 import { decodeBytes, encodeBytes } from "./serialize.js";
 import { sortByMean } from "./sort.js";
+import { type StateView, stateProblem } from "./state.js";
 
 const WHERE = "TDigest";
 
@@ -126,8 +128,6 @@ export class TDigest {
   /** The quantile walk's running sums over the merged centroids, valid while #prefixValid. */
   #prefix: Float64Array | null = null;
   #prefixValid = false;
-  /** Whether #prefix is non-decreasing (every weight ≥ 0), so a binary search finds what the walk finds. */
-  #prefixSorted = true;
   /** The quantile walk's position, carried between the quantiles of one ascending run. */
   #walk = 0;
 
@@ -189,26 +189,24 @@ export class TDigest {
    */
   add(...values: number[]): this {
     const n = values.length;
-    for (let i = 0; i < n; i++) checkValue(values[i]);
+    for (let i = 0; i < n; i++) checkValue(i, values[i]);
     for (let i = 0; i < n; i++) this.#addOne(values[i]!);
     return this;
   }
 
   /**
    * TDIGEST.ADD of every value of an iterable (an array, a typed array, a Set, a generator), in order.
-   * Every value is checked before any is added (a non-array iterable is collected first). O(n).
+   * Each value is read once and checked before any is added: an array, or any iterable, is copied as
+   * it is read (a getter, a Proxy or a generator runs once per value, and one that throws midway adds
+   * nothing); a typed array is checked and then added from its own buffer, which no code can change in
+   * between (one over a SharedArrayBuffer, which another thread can, is copied first). O(n).
    * @returns this digest.
-   * @throws TypeError when `values` is not a synchronous iterable or holds a non-number; RangeError
-   *   as {@link TDigest.add}.
+   * @throws TypeError when `values` is not a synchronous iterable, holds a non-number, or is a typed
+   *   array or DataView whose buffer was detached (transferred); RangeError as {@link TDigest.add}.
    */
   addAll(values: Iterable<number>): this {
-    checkIterable(WHERE, "values", values);
-    const list: ArrayLike<number> =
-      Array.isArray(values) || (ArrayBuffer.isView(values) && !(values instanceof DataView))
-        ? (values as unknown as ArrayLike<number>)
-        : Array.from(values);
+    const list = readValues(values);
     const n = list.length;
-    for (let i = 0; i < n; i++) checkValue(list[i]);
     for (let i = 0; i < n; i++) this.#addOne(list[i]!);
     return this;
   }
@@ -429,17 +427,14 @@ export class TDigest {
     const wl = weight[n - 1]!;
     if (wl > 1 && W - index <= wl / 2) return max - ((W - index - 1) / (wl / 2 - 1)) * (max - mean[n - 1]!);
     const sums = this.#sums();
-    // The walk stops at the first pos (from #walk on) where sofar + dw > index, i.e. sums[pos + 1] > index.
+    // The walk stops at the first pos (from #walk on) where sofar + dw > index, i.e. sums[pos + 1] > index;
+    // the sums never decrease (weights are ≥ 0), so a binary search finds it.
     let pos = this.#walk;
-    if (this.#prefixSorted) {
-      let hi = n - 1;
-      while (pos < hi) {
-        const mid = (pos + hi) >>> 1;
-        if (sums[mid + 1]! > index) hi = mid;
-        else pos = mid + 1;
-      }
-    } else {
-      while (pos < n - 1 && !(sums[pos + 1]! > index)) pos++;
+    let hi = n - 1;
+    while (pos < hi) {
+      const mid = (pos + hi) >>> 1;
+      if (sums[mid + 1]! > index) hi = mid;
+      else pos = mid + 1;
     }
     this.#walk = pos;
     if (pos < n - 1) {
@@ -475,16 +470,12 @@ export class TDigest {
     }
     const sums = this.#prefix;
     const weight = this.#weight;
-    let sorted = true;
     let s = weight[0]! / 2;
     sums[0] = s;
     for (let k = 0; k < n - 1; k++) {
-      const dw = (weight[k]! + weight[k + 1]!) / 2;
-      if (!(dw >= 0)) sorted = false;
-      s += dw;
+      s += (weight[k]! + weight[k + 1]!) / 2;
       sums[k + 1] = s;
     }
-    this.#prefixSorted = sorted;
     this.#prefixValid = true;
     return sums;
   }
@@ -710,7 +701,9 @@ export class TDigest {
    * what `TDIGEST.MERGE dest … OVERRIDE` and, with dest listed first, `TDIGEST.MERGE dest … COMPRESSION c`
    * build. O(Σ nodes·log).
    * @throws TypeError when `digests` is not an iterable of TDigests or for an unknown option; RangeError
-   *   for none, a bad compression, or RedisBloom's "overflow detected" (weights past 2^63 − 1).
+   *   for none, a bad compression (nothing changed), or RedisBloom's "overflow detected" (weights past
+   *   2^63 − 1), after which the sources up to the one being added have their buffers merged, as
+   *   TDIGEST.MERGE leaves them.
    */
   static union(digests: Iterable<TDigest>, options?: { compression?: number }): TDigest {
     const list = Array.from(checkIterable(WHERE, "digests", digests));
@@ -732,9 +725,11 @@ export class TDigest {
    * compression from itself and then each of `others` in order (this digest may be among them, and
    * then counts twice). The others' buffers are merged in place first. Takes digests as arguments or
    * one iterable of them. With no others it does nothing. O(Σ nodes·log).
-   * @returns this digest; unchanged when it throws.
-   * @throws TypeError for an argument that is not a TDigest; RangeError for RedisBloom's "overflow
-   *   detected" (weights past 2^63 − 1).
+   * @returns this digest.
+   * @throws TypeError for an argument that is not a TDigest (nothing changed); RangeError for
+   *   RedisBloom's "overflow detected" (weights past 2^63 − 1): as TDIGEST.MERGE leaves the key, this
+   *   digest and the others up to the one being added then have their buffers merged (td_merge merges
+   *   both buffers before adding), and nothing else has changed.
    */
   merge(...others: TDigest[]): this;
   merge(others: Iterable<TDigest>): this;
@@ -828,11 +823,15 @@ export class TDigest {
   /**
    * The digest a `DUMP` payload of a RedisBloom TDIGEST key holds, as `RESTORE` rebuilds it (buffered
    * nodes, which DUMP does not save, come back as zeros, as in RedisBloom). O(payload).
-   * @throws RedstructFormatError for anything else: a bad CRC, another RDB type or module, a truncated
-   *   payload, counts that cannot be true — before allocating more than the payload's size.
+   * @throws TypeError unless `bytes` is a Uint8Array whose buffer is not detached;
+   *   RedstructFormatError for anything else: a bad CRC, another RDB type or module, a truncated
+   *   payload, counts that cannot be true (before allocating more than the payload's size, or 1 MiB
+   *   for the zeroed nodes), and a state no RedisBloom operation leaves a key in (weights that do not
+   *   add up, means out of order or outside [min, max], …: docs/tdigest.md, "What loads"), naming
+   *   the field.
    */
   static fromRedis(bytes: Uint8Array): TDigest {
-    return TDigest.#fromState(decodeDump(bytes, TDIGEST_MAX_COMPRESSION));
+    return TDigest.#fromState(decodeDump(bytes, TDIGEST_MAX_COMPRESSION), "not a TDIGEST DUMP payload: ");
   }
 
   /**
@@ -845,38 +844,34 @@ export class TDigest {
   }
 
   /**
-   * Reads {@link TDigest.toBytes} output.
-   * @throws RedstructFormatError for anything else (checked before anything is allocated).
+   * Reads {@link TDigest.toBytes} output: the digest written, buffer and all. O(bytes).
+   * @throws TypeError unless `bytes` is a Uint8Array whose buffer is not detached;
+   *   RedstructFormatError for anything else — counts checked before anything is allocated — and for
+   *   a state no sequence of RedisBloom's operations reaches (docs/tdigest.md, "What loads"), naming
+   *   the field.
    */
   static fromBytes(bytes: Uint8Array): TDigest {
-    return TDigest.#fromState(decodeBytes(bytes, TDIGEST_MAX_COMPRESSION));
+    return TDigest.#fromState(decodeBytes(bytes, TDIGEST_MAX_COMPRESSION), "");
   }
 
   /** The state the serializers write: the first `nodes` nodes. */
   #state(nodes: number): DigestState {
-    const exact = this.#exact;
+    const { exact, ...view } = this.#view();
     let weights: BigInt64Array;
     if (exact !== null) weights = exact.slice(0, nodes);
     else {
       weights = new BigInt64Array(nodes);
       for (let i = 0; i < nodes; i++) weights[i] = BigInt(this.#weight[i]!);
     }
-    return {
-      compression: this.#compression,
-      min: this.#min,
-      max: this.#max,
-      mergedNodes: this.#merged,
-      unmergedNodes: this.#unmerged,
-      totalCompressions: this.#compressions,
-      mergedWeight: this.#exact === null ? BigInt(this.#mw) : this.#mwBig,
-      unmergedWeight: this.#exact === null ? BigInt(this.#uw) : this.#uwBig,
-      means: this.#mean.subarray(0, nodes),
-      weights,
-    };
+    return { ...view, means: this.#mean.subarray(0, nodes), weights };
   }
 
-  /** A digest from a decoded state whose `means`/`weights` hold merged + unmerged nodes or fewer (the rest zero). */
-  static #fromState(s: DigestState): TDigest {
+  /**
+   * A digest from a decoded state whose `means`/`weights` hold merged + unmerged nodes or fewer (the
+   * rest zero, as RESTORE leaves them), if it is a state RedisBloom's operations reach (state.ts).
+   * @throws RedstructFormatError naming what is not, after `prefix`.
+   */
+  static #fromState(s: DigestState, prefix: string): TDigest {
     const d = new TDigest({ compression: s.compression });
     const nodes = s.mergedNodes + s.unmergedNodes;
     const size = Math.min(d.#cap, Math.max(nodes, INITIAL_NODES));
@@ -905,59 +900,60 @@ export class TDigest {
     d.#min = s.min;
     d.#max = s.max;
     d.#compressions = s.totalCompressions;
+    const problem = stateProblem(d.#view(), TDIGEST_MAX_COMPRESSION);
+    if (problem !== null) throw formatError(WHERE, `${prefix}${problem}`);
     return d;
   }
 
+  /** The state as {@link stateProblem} reads it (the node arrays themselves, not copies). */
+  #view(): StateView {
+    const exact = this.#exact;
+    return {
+      compression: this.#compression,
+      min: this.#min,
+      max: this.#max,
+      mergedNodes: this.#merged,
+      unmergedNodes: this.#unmerged,
+      totalCompressions: this.#compressions,
+      mergedWeight: exact === null ? BigInt(this.#mw) : this.#mwBig,
+      unmergedWeight: exact === null ? BigInt(this.#uw) : this.#uwBig,
+      means: this.#mean,
+      weights: this.#weight,
+      exact,
+    };
+  }
+
   /**
-   * Throws unless the state is consistent: compression and capacity, node counts within the
-   * capacity and the arrays, integer weights, the fast (double) weights within 2^53 with node weights
-   * summing to at most the totals, the 64-bit store agreeing with the doubles, min and max not NaN. O(n).
+   * Throws unless the digest is in a state RedisBloom's operations reach — the check `fromBytes` and
+   * `fromRedis` make (src/tdigest/state.ts: counts within the capacity, weights that add up to the
+   * totals, means within [min, max] and merged in order, …) — and its storage is consistent: capacity
+   * 6·compression + 10, node arrays holding every node, totals below 2^53 without the 64-bit store,
+   * and with it, doubles equal to the 64-bit values. O(n).
    */
   checkInvariants(): void {
     const fail = (what: string): never => {
       throw new Error(`redstruct/${WHERE}: invariant broken: ${what}`);
     };
     const c = this.#compression;
-    if (!Number.isInteger(c) || c < 1 || c > TDIGEST_MAX_COMPRESSION) fail(`compression ${c}`);
     if (this.#cap !== 6 * c + 10) fail(`capacity ${this.#cap} for compression ${c}`);
     const n = this.#merged + this.#unmerged;
-    if (
-      !Number.isInteger(this.#merged) ||
-      this.#merged < 0 ||
-      !Number.isInteger(this.#unmerged) ||
-      this.#unmerged < 0
-    ) {
-      fail(`node counts ${this.#merged} + ${this.#unmerged}`);
-    }
-    if (n > this.#cap) fail(`${n} nodes beyond the capacity ${this.#cap}`);
     if (this.#mean.length !== this.#weight.length || this.#mean.length < n || this.#mean.length > this.#cap) {
       fail(`node arrays of ${this.#mean.length}/${this.#weight.length} for ${n} nodes`);
     }
-    if (Number.isNaN(this.#min) || Number.isNaN(this.#max)) fail(`min ${this.#min} / max ${this.#max}`);
-    if (!Number.isInteger(this.#compressions) || this.#compressions < 0) fail(`compressions ${this.#compressions}`);
     const exact = this.#exact;
     if (exact === null) {
-      if (!Number.isInteger(this.#mw) || this.#mw < 0 || !Number.isInteger(this.#uw) || this.#uw < 0) {
-        fail(`weights ${this.#mw} + ${this.#uw}`);
+      if (!Number.isSafeInteger(this.#mw) || !Number.isSafeInteger(this.#uw) || this.#mw + this.#uw > SAFE) {
+        fail(`weights ${this.#mw} + ${this.#uw} without the 64-bit store`);
       }
-      if (this.#mw + this.#uw > SAFE) fail("total weight beyond 2^53 without the 64-bit store");
-      let sum = 0;
-      for (let i = 0; i < n; i++) {
-        const w = this.#weight[i]!;
-        if (!Number.isInteger(w) || w < 0) fail(`node ${i} weight ${w}`);
-        sum += w;
-      }
-      if (sum > this.#mw + this.#uw) fail(`node weights sum to ${sum}, above the total ${this.#mw + this.#uw}`);
-      if (this.#merged === 0 && this.#mw !== 0) fail(`merged weight ${this.#mw} without merged nodes`);
     } else {
       if (exact.length !== this.#mean.length) fail("64-bit store size");
       for (let i = 0; i < n; i++) {
         if (this.#weight[i] !== Number(exact[i]!)) fail(`node ${i} weight ${this.#weight[i]} ≠ ${exact[i]}`);
       }
       if (this.#mw !== Number(this.#mwBig) || this.#uw !== Number(this.#uwBig)) fail("totals ≠ their 64-bit values");
-      if (this.#merged === 0 && this.#mwBig !== 0n) fail(`merged weight ${this.#mwBig} without merged nodes`);
     }
-    if (this.#unmerged === 0 && this.#uw !== 0) fail(`unmerged weight ${this.#uw} without unmerged nodes`);
+    const problem = stateProblem(this.#view(), TDIGEST_MAX_COMPRESSION);
+    if (problem !== null) fail(problem);
   }
 
   /** A TDigest is not JSON: send {@link TDigest.toBytes} and rebuild it with {@link TDigest.fromBytes}. */
@@ -972,9 +968,74 @@ export class TDigest {
 
 // --- helpers -----------------------------------------------------------------------------------
 
-function checkValue(v: unknown): void {
-  if (typeof v !== "number") throw typeError(WHERE, "value", v, "a finite number");
-  if (!Number.isFinite(v)) throw rangeError(WHERE, "value", v, "a finite number (RedisBloom refuses NaN and ±inf)");
+/** Checks values[i] = v, an observation to add: a finite number. */
+function checkValue(i: number, v: unknown): void {
+  if (typeof v !== "number" || !Number.isFinite(v)) throw valueError(i, v);
+}
+
+/** The error for a refused observation, naming it by its position in `values`. */
+function valueError(i: number, v: unknown): Error {
+  const param = `values[${i}]`;
+  if (typeof v !== "number") return typeError(WHERE, param, v, "a finite number");
+  return rangeError(WHERE, param, v, "a finite number (RedisBloom refuses NaN and ±inf)");
+}
+
+/** Copies grow to the input's size by doubling, so a sparse array claiming 2^32 − 1 slots fails at its first hole. */
+const FIRST_COPY = 1024;
+
+/**
+ * The values of `values` (addAll's argument), each read once and checked: a typed array over an
+ * ArrayBuffer is checked in place (its elements cannot change until addAll returns: no code runs in
+ * between and no other thread shares the buffer); an array (a Proxy of one included) and any other
+ * iterable are copied into a Float64Array as they are read, one read per value.
+ */
+function readValues(values: Iterable<number>): ArrayLike<number> {
+  if (ArrayBuffer.isView(values)) {
+    refuseDetached(WHERE, "values", values);
+    // A DataView is not iterable: checkIterable below names it.
+    if (!(values instanceof DataView)) {
+      const view = values as unknown as ArrayLike<unknown> & { buffer: ArrayBufferLike };
+      const n = view.length;
+      if (typeof SharedArrayBuffer === "function" && view.buffer instanceof SharedArrayBuffer) {
+        const copy = new Float64Array(n);
+        for (let i = 0; i < n; i++) {
+          const v = view[i];
+          checkValue(i, v);
+          copy[i] = v as number;
+        }
+        return copy;
+      }
+      for (let i = 0; i < n; i++) checkValue(i, view[i]);
+      return view as ArrayLike<number>;
+    }
+  }
+  if (Array.isArray(values)) {
+    const n = values.length;
+    let copy = new Float64Array(Math.min(n, FIRST_COPY));
+    for (let i = 0; i < n; i++) {
+      const v: unknown = values[i];
+      checkValue(i, v);
+      if (i === copy.length) copy = grown(copy, n);
+      copy[i] = v as number;
+    }
+    return copy;
+  }
+  checkIterable(WHERE, "values", values);
+  let copy = new Float64Array(16);
+  let n = 0;
+  for (const v of values as Iterable<unknown>) {
+    checkValue(n, v);
+    if (n === copy.length) copy = grown(copy, Number.POSITIVE_INFINITY);
+    copy[n++] = v as number;
+  }
+  return copy.subarray(0, n);
+}
+
+/** `copy` in an array twice its size (at most `limit`). */
+function grown(copy: Float64Array, limit: number): Float64Array<ArrayBuffer> {
+  const next = new Float64Array(Math.min(limit, Math.max(16, copy.length * 2)));
+  next.set(copy);
+  return next;
 }
 
 function checkQueryValue(param: string, v: unknown): void {

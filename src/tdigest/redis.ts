@@ -23,6 +23,7 @@
 import { crc64Into } from "../hash/crc64.js";
 import { checkBytes } from "../internal/bytes.js";
 import { formatError } from "../internal/errors.js";
+import { countProblem } from "./state.js";
 
 const WHERE = "TDigest";
 
@@ -53,6 +54,19 @@ const RDB_VERSION = 10;
 const RDB_VERSION_MAX = 12;
 const MODULE_CHARSET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 const TWO63 = 2 ** 63;
+
+/** Whether the 8 bytes at `at` are x86-64's default NaN, the NaN RedisBloom's arithmetic makes. */
+export function isDefaultNaN(bytes: Uint8Array, at: number): boolean {
+  for (let k = 0; k < 6; k++) if (bytes[at + k] !== 0) return false;
+  return bytes[at + 6] === 0xf8 && bytes[at + 7] === 0xff;
+}
+
+/**
+ * What a payload may make RESTORE allocate beyond its own size, for the unmerged nodes it counts but
+ * does not hold: 1 MiB, 65,536 nodes (a MERGE of RESTOREd one-observation digests can fill a buffer
+ * with zeroed nodes, all counted by a payload of a few dozen bytes).
+ */
+const ZEROED_NODES_BYTES = 1 << 20;
 
 /** Bytes of one SaveDouble field. */
 const DOUBLE_FIELD = 9;
@@ -120,13 +134,14 @@ export function encodeDump(s: DigestState): Uint8Array {
  * - a value that is not a module value, a module other than TDIS-TYPE, an encoding version other than 0;
  * - a field with the wrong opcode, an RDB length of the "encoded" kind, a payload that ends early or
  *   has bytes after the module's EOF;
- * - what RedisBloom cannot have written: a compression that is not an integer in [1, `maxCompression`],
- *   a capacity other than 6·compression + 10, a NaN min or max, negative counts, more nodes than
- *   the capacity, a weight that is not an integer within the 64-bit range, merged (unmerged) weight
- *   without merged (unmerged) nodes, and unmerged nodes in a digest of total weight above 1 (DUMP merges
- *   the buffer first, and only a total ≤ 1 stops it);
+ * - what DUMP cannot have written: a compression or node counts no digest has (state.ts), a capacity
+ *   other than 6·compression + 10, a weight that is not an integer double (a total in [−2^63, 2^63],
+ *   as C's `(long long)` reads it back; a centroid's in [0, 2^63)), a NaN mean other than x86-64's
+ *   default NaN, and unmerged nodes in a digest of total weight above 1 (DUMP merges the buffer
+ *   first, and only a total ≤ 1 stops it);
  * - more nodes, counting the unmerged ones RESTORE fills with zeros, than 16 bytes each of the payload
- *   (a payload cannot make the digest allocate more than its own size).
+ *   or 65,536 (a payload cannot make the digest allocate more than its own size, or 1 MiB).
+ * The state itself is then checked by the caller (TDigest.fromRedis, with state.ts's rules).
  */
 export function decodeDump(bytes: Uint8Array, maxCompression: number): DigestState {
   checkBytes(WHERE, "bytes", bytes);
@@ -216,42 +231,51 @@ export function decodeDump(bytes: Uint8Array, maxCompression: number): DigestSta
   };
 
   const compression = double("the compression");
-  if (!Number.isInteger(compression) || compression < 1 || compression > maxCompression) {
-    throw bad(`compression ${compression}, expected an integer in [1, ${maxCompression}]`);
-  }
+  const compressionProblem = countProblem(compression, 0, 0, maxCompression);
+  if (compressionProblem !== null) throw bad(compressionProblem);
   const min = double("the min");
   const max = double("the max");
-  if (Number.isNaN(min) || Number.isNaN(max)) throw bad(`min ${min} / max ${max}: NaN`);
   const cap = signed("the capacity");
   if (cap !== 6 * compression + 10) throw bad(`capacity ${cap}, expected 6·${compression} + 10`);
   const merged = signed("the merged node count");
   const unmerged = signed("the unmerged node count");
-  if (merged < 0 || unmerged < 0 || merged + unmerged > cap) {
-    throw bad(`${merged} merged + ${unmerged} unmerged nodes, beyond the capacity ${cap}`);
-  }
+  const counts = countProblem(compression, merged, unmerged, maxCompression);
+  if (counts !== null) throw bad(counts);
   const totalCompressions = signed("the compression count");
-  if (!Number.isFinite(totalCompressions) || totalCompressions < 0) {
-    throw bad(`total compressions ${totalCompressions}`);
-  }
   const mwDouble = double("the merged weight");
   const mergedWeight = weight("the merged weight", mwDouble);
   const uwDouble = double("the unmerged weight");
   const unmergedWeight = weight("the unmerged weight", uwDouble);
-  if (merged === 0 && mergedWeight !== 0n) throw bad(`merged weight ${mergedWeight} without merged nodes`);
-  if (unmerged === 0 && unmergedWeight !== 0n) throw bad(`unmerged weight ${unmergedWeight} without unmerged nodes`);
   if (unmerged > 0 && !(mwDouble + uwDouble <= 1)) {
     throw bad(`${unmerged} unmerged nodes in a digest of total weight ${mwDouble + uwDouble} (DUMP merges them first)`);
   }
   if (end - at !== 2 * DOUBLE_FIELD * merged + 1) {
     throw bad(`${merged} merged nodes need ${2 * DOUBLE_FIELD * merged + 1} more bytes, the payload has ${end - at}`);
   }
-  if (16 * (merged + unmerged) > len) {
-    throw bad(`${merged + unmerged} nodes claimed by a ${len}-byte payload`);
+  if (16 * (merged + unmerged) > Math.max(len, ZEROED_NODES_BYTES)) {
+    throw bad(
+      `${merged + unmerged} nodes claimed by a ${len}-byte payload (more than its size, or ${ZEROED_NODES_BYTES / 16} nodes, to allocate)`,
+    );
   }
   const means = new Float64Array(merged);
   const weights = new BigInt64Array(merged);
-  for (let i = 0; i < merged; i++) means[i] = double("a centroid mean");
-  for (let i = 0; i < merged; i++) weights[i] = weight("a centroid weight", double("a centroid weight"));
+  for (let i = 0; i < merged; i++) {
+    const m = double("a centroid mean");
+    if (Number.isNaN(m) && !isDefaultNaN(bytes, at - 8)) {
+      throw bad(
+        `centroid ${i}'s mean is a NaN other than x86-64's default (00 00 00 00 00 00 f8 ff), the one RedisBloom's arithmetic makes`,
+      );
+    }
+    means[i] = m;
+  }
+  for (let i = 0; i < merged; i++) {
+    const w = double("a centroid weight");
+    // A centroid holds less than 2^63: td_add's checks keep every sum within 2^63 − 1, and a
+    // centroid never holds all of it (its neighbours' quantiles bound it), so its double is below 2^63.
+    if (!(Number.isInteger(w) && w >= 0 && w < TWO63))
+      throw bad(`centroid ${i}'s weight ${w} is not an integer in [0, 2^63)`);
+    weights[i] = BigInt(w);
+  }
   if (bytes[at] !== OP_EOF) throw bad(`opcode ${bytes[at]} where the module's EOF (0) belongs`);
   return {
     compression,

@@ -10,14 +10,14 @@
  * `00 00 00 00 00 00 f8 ff`, so the bytes do not depend on the engine), and then every node's i64
  * weight. 57 + 16·nodes bytes.
  *
- * Reading validates the compression (an integer in [1, max]), the node count against the capacity
- * and against the bytes that follow (before allocating), min and max (not NaN), and weight totals
- * without nodes; the weights themselves may be any 64-bit integers, as a digest's can become
- * through RedisBloom's wrap-around arithmetic. O(nodes) either way.
+ * Reading checks the compression and the node counts against the capacity and against the bytes
+ * that follow (before allocating), and that a NaN mean has the one bit pattern written; the digest
+ * then loads only if its state is one RedisBloom's operations reach (state.ts). O(nodes) either way.
  */
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { formatError } from "../internal/errors.js";
-import type { DigestState } from "./redis.js";
+import { type DigestState, isDefaultNaN } from "./redis.js";
+import { countProblem } from "./state.js";
 
 const WHERE = "TDigest";
 const MAGIC = "RSTD";
@@ -59,36 +59,20 @@ export function encodeBytes(s: DigestState): Uint8Array {
   return w.finish();
 }
 
-function isDefaultNaN(bytes: Uint8Array, at: number): boolean {
-  for (let k = 0; k < 6; k++) if (bytes[at + k] !== 0) return false;
-  return bytes[at + 6] === 0xf8 && bytes[at + 7] === 0xff;
-}
-
 /** Reads an {@link encodeBytes} buffer. */
 export function decodeBytes(bytes: Uint8Array, maxCompression: number): DigestState {
   const r = new ByteReader(bytes, WHERE);
   r.header(MAGIC, VERSION);
   const compression = r.u32("the compression");
-  if (compression < 1 || compression > maxCompression) {
-    throw formatError(WHERE, `compression ${compression}, expected an integer in [1, ${maxCompression}]`);
-  }
   const min = r.f64("the min");
   const max = r.f64("the max");
-  if (Number.isNaN(min) || Number.isNaN(max)) throw formatError(WHERE, `min ${min} / max ${max}: NaN`);
   const merged = r.u32("the merged node count");
   const unmerged = r.u32("the unmerged node count");
-  const cap = 6 * compression + 10;
-  if (merged + unmerged > cap) {
-    throw formatError(WHERE, `${merged} + ${unmerged} nodes, beyond the capacity ${cap} of compression ${compression}`);
-  }
+  const counts = countProblem(compression, merged, unmerged, maxCompression);
+  if (counts !== null) throw formatError(WHERE, counts);
   const totalCompressions = r.u53("the compression count");
   const mergedWeight = readI64(r, "the merged weight");
   const unmergedWeight = readI64(r, "the unmerged weight");
-  if (merged === 0 && mergedWeight !== 0n)
-    throw formatError(WHERE, `merged weight ${mergedWeight} without merged nodes`);
-  if (unmerged === 0 && unmergedWeight !== 0n) {
-    throw formatError(WHERE, `unmerged weight ${unmergedWeight} without unmerged nodes`);
-  }
   const n = merged + unmerged;
   if (r.remaining !== 16 * n) {
     throw formatError(WHERE, `${n} nodes need ${16 * n} bytes, got ${r.remaining}`);
