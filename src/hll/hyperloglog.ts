@@ -104,6 +104,13 @@ const histogram = new Float64Array(64);
 /** 2^−r: the probability that an element's run exceeds r (for r below the longest run, 65 − p). */
 const BEYOND = Float64Array.from({ length: 66 }, (_, r) => 2 ** -r);
 
+/**
+ * For UltraLogLog's and ExaLogLog's `toHyperLogLog()`: the HyperLogLog of one validated run per
+ * register (precision 4..18), in its canonical representation, its martingale state lost by
+ * `origin`. Set in HyperLogLog's static block; not exported from the package.
+ */
+export let hyperLogLogOf: (precision: number, values: Uint8Array, origin: string) => HyperLogLog;
+
 /** A default estimator: "ertl" or "classic". */
 function checkDefaultEstimator(value: unknown): "ertl" | "classic" {
   if (value !== "ertl" && value !== "classic") throw typeError(WHERE, "estimator", value, '"ertl" or "classic"');
@@ -157,6 +164,10 @@ export class HyperLogLog {
   #classic = -1;
   /** HIP state, stepped by every register change that comes from an add. */
   readonly #mg: Martingale;
+
+  static {
+    hyperLogLogOf = (precision, values, origin) => HyperLogLog.#fromValues(precision, "ertl", values, origin);
+  }
 
   /**
    * Creates an empty sketch.
