@@ -74,7 +74,7 @@ export function registerWith(r: number, k: number, d: number): number {
   const u = r >>> d;
   if (k > u) {
     const delta = k - u;
-    return (k << d) | (delta > d || r === 0 ? 0 : (((r & ((1 << d) - 1)) | (1 << d)) >>> delta));
+    return (k << d) | (delta > d || r === 0 ? 0 : ((r & ((1 << d) - 1)) | (1 << d)) >>> delta);
   }
   const delta = u - k;
   if (delta === 0 || delta > d) return r;
@@ -281,7 +281,7 @@ export function hyperLogLogRun(model: ValueModel, u: number): number {
  */
 export function coarseRegister(r: number, upper: number, shift: number, t: number, d: number): number {
   if (r === 0) return 0;
-  if (upper === 0) return ((((r >>> d) + (shift << t)) << d) | (r & ((1 << d) - 1))) | 0;
+  if (upper === 0) return (((r >>> d) + (shift << t)) << d) | (r & ((1 << d) - 1)) | 0;
   const run = 32 - Math.clz32(upper & -upper);
   if (shift - run < t) return -1;
   return ((((run - 1) << t) + ((upper >>> run) & ((1 << t) - 1)) + 1) << d) | 0;

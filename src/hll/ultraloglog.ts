@@ -37,17 +37,8 @@ import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated } from "./bounds.js";
+import { type HyperLogLog, hyperLogLogOf } from "./hyperloglog.js";
 import { ExactSum, Martingale, stateProblem } from "./martingale.js";
-import {
-  checkHyperLogLogPrecision,
-  checkSketch,
-  halvesError,
-  hashRun,
-  MAX_ESTIMATE,
-  mergeArguments,
-  unionArguments,
-} from "./shared.js";
-import { hyperLogLogOf, type HyperLogLog } from "./hyperloglog.js";
 import {
   changeProbability,
   coarseRegister,
@@ -57,10 +48,19 @@ import {
   mlTerms,
   registerWith,
   unionRegisters,
-  validRegister,
   type ValueModel,
+  validRegister,
   valueModel,
 } from "./registers.js";
+import {
+  checkHyperLogLogPrecision,
+  checkSketch,
+  halvesError,
+  hashRun,
+  MAX_ESTIMATE,
+  mergeArguments,
+  unionArguments,
+} from "./shared.js";
 import { fgraStdDev, ullFgra } from "./ull-estimators.js";
 
 /** How {@link UltraLogLog.count} turns registers into a number. */
@@ -515,7 +515,8 @@ export class UltraLogLog {
     r.end();
     const q = 64 - p;
     for (let i = 0; i < m; i++) {
-      if (!validRegister(body[i]!, D, q + 1)) throw formatError(WHERE, `register ${i} holds the impossible state ${body[i]}`);
+      if (!validRegister(body[i]!, D, q + 1))
+        throw formatError(WHERE, `register ${i} holds the impossible state ${body[i]}`);
     }
     const u = new UltraLogLog({ precision: p });
     u.#regs.set(body);
@@ -558,7 +559,8 @@ export class UltraLogLog {
     };
     if (this.#regs.length !== this.#m) fail(`${this.#regs.length} registers for m = ${this.#m}`);
     for (let i = 0; i < this.#m; i++) {
-      if (!validRegister(this.#regs[i]!, D, this.#q + 1)) fail(`register ${i} holds the impossible state ${this.#regs[i]}`);
+      if (!validRegister(this.#regs[i]!, D, this.#q + 1))
+        fail(`register ${i} holds the impossible state ${this.#regs[i]}`);
     }
     if (this.#mg.lost === null) {
       const sum = this.#changeSum();
