@@ -14,6 +14,7 @@ import {
   CountMinSketch,
   CuckooFilter,
   Dict,
+  ExaLogLog,
   GeoSet,
   HyperLogLog,
   type Item,
@@ -64,6 +65,7 @@ interface RedisFormatClass<Self> {
 const stateful = {
   HyperLogLog,
   UltraLogLog,
+  ExaLogLog,
   BloomFilter,
   BlockedBloomFilter,
   ScalableBloomFilter,
@@ -80,6 +82,7 @@ const stateful = {
 const itemStructures = {
   HyperLogLog,
   UltraLogLog,
+  ExaLogLog,
   BloomFilter,
   BlockedBloomFilter,
   ScalableBloomFilter,
@@ -190,6 +193,7 @@ describe("the naming table holds for every exported class", () => {
     const samples: unknown[] = [
       new HyperLogLog(),
       new UltraLogLog(),
+      new ExaLogLog(),
       new BloomFilter({ capacity: 10, errorRate: 0.01 }),
       new BlockedBloomFilter({ capacity: 10, errorRate: 0.01 }),
       new ScalableBloomFilter({ capacity: 10, errorRate: 0.01 }),

@@ -40,8 +40,8 @@
  * Saturation: every estimate is capped at 2^64 (MAX_ESTIMATE in shared.ts); maximum likelihood is
  * infinite when every register saw every value (reachable through addHash or crafted bytes).
  *
- * Costs: `add` O(1) after hashing, no allocation (a register change also costs O(d) for the
- * martingale's h); `count` O(m·d) after a change (the ML coefficients) plus ≈ 20 solver steps of
+ * Costs: `add` O(1) after hashing, no allocation (a register change also looks up the martingale's
+ * h(r) in per-byte tables: registers.ts); `count` O(m·d) after a change (the ML coefficients) plus ≈ 20 solver steps of
  * O(64), O(1) for the martingale; `merge`, `downsize`, serialization O(m); `bounds` a count plus a
  * bisection on a table of standard deviations built once per (p, t, d).
  */
@@ -54,7 +54,7 @@ import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated }
 import { type HyperLogLog, hyperLogLogOf } from "./hyperloglog.js";
 import { ExactSum, Martingale, stateProblem } from "./martingale.js";
 import {
-  changeProbability,
+  changeProbabilityOf,
   coarseRegister,
   hyperLogLogRun,
   mlEstimate,
@@ -65,6 +65,8 @@ import {
   type ValueModel,
   validRegister,
   valueModel,
+  type WindowModel,
+  windowModel,
 } from "./registers.js";
 import {
   checkHyperLogLogPrecision,
@@ -153,6 +155,7 @@ export class ExaLogLog {
   readonly #d: number;
   readonly #m: number;
   readonly #model: ValueModel;
+  readonly #window: WindowModel;
   /** 64 − p − t: the longest HyperLogLog run below the top group. */
   readonly #lastRun: number;
   /** (64 − p − t)·2^t: the top group's values are this plus TOP_VALUE. */
@@ -175,6 +178,7 @@ export class ExaLogLog {
     this.#d = o.d === undefined ? 24 : checkInteger(WHERE, "d", o.d, 0, MAX_D);
     this.#m = 1 << this.#p;
     this.#model = valueModel(this.#p, this.#t);
+    this.#window = windowModel(this.#p, this.#t, this.#d);
     this.#lastRun = 64 - this.#p - this.#t;
     this.#topBase = this.#lastRun << this.#t;
     this.#regs = new Int32Array(this.#m);
@@ -285,7 +289,7 @@ export class ExaLogLog {
     regs[index] = next;
     this.#ml = -1;
     if (this.#mg.lost === null) {
-      this.#mg.stepSplit(changeProbability(this.#model, old, this.#d), changeProbability(this.#model, next, this.#d));
+      this.#mg.stepSplit(changeProbabilityOf(this.#window, old), changeProbabilityOf(this.#window, next));
     }
     return true;
   }
@@ -726,11 +730,11 @@ export class ExaLogLog {
     return e;
   }
 
-  /** Σ_j h(register j), exactly, as the two halves the martingale keeps (split terms). O(m·d). */
+  /** Σ_j h(register j), exactly, as the two halves the martingale keeps (split terms). O(m). */
   #changeSum(): ExactSum {
     const sum = new ExactSum();
     const regs = this.#regs;
-    for (let i = 0; i < regs.length; i++) sum.addSplit(changeProbability(this.#model, regs[i]!, this.#d));
+    for (let i = 0; i < regs.length; i++) sum.addSplit(changeProbabilityOf(this.#window, regs[i]!));
     return sum;
   }
 

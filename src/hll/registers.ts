@@ -130,6 +130,72 @@ export function changeProbability(model: ValueModel, r: number, d: number): numb
 }
 
 /**
+ * Tables that make {@link changeProbability} O(1) for registers with d flags (ExaLogLog's add path):
+ * below the top group, ρ(u − i) = ρ(u)·2^⌈(i − f)/2^t⌉ with f = (u − 1) mod 2^t, so the flagged
+ * values' total is ρ(u) times a sum that depends only on f and the flag bits, tabulated per byte of
+ * flags. Then h = ω(u) + (the whole window's rate) − ρ(u)·(that sum): each part a dyadic rational
+ * spanning fewer than 53 bits, so h is exactly {@link changeProbability}'s.
+ */
+export interface WindowModel {
+  readonly values: ValueModel;
+  readonly d: number;
+  /** Σ ρ(k) over the window of u, k = max(1, u − d) … u − 1. */
+  readonly window: Float64Array;
+  /** Bytes of flags, ⌈d/8⌉. */
+  readonly bytes: number;
+  /** Per f, byte b and byte value v (index (f·bytes + b)·256 + v): Σ over v's bits of ρ(u − i)/ρ(u). */
+  readonly scaled: Float64Array;
+  /** The top group's first value: from there ρ is capped and {@link changeProbability}'s loop is used. */
+  readonly capped: number;
+}
+
+const windows = new Map<number, WindowModel>();
+
+/** The tables of precision p, parameter t and d flags (cached). */
+export function windowModel(p: number, t: number, d: number): WindowModel {
+  const key = (p * 4 + t) * 32 + d;
+  let w = windows.get(key);
+  if (w !== undefined) return w;
+  const values = valueModel(p, t);
+  const window = new Float64Array(values.maxValue + 1);
+  for (let u = 1; u <= values.maxValue; u++) {
+    for (let k = Math.max(1, u - d); k < u; k++) window[u]! += values.rho[k]!;
+  }
+  const bytes = (d + 7) >>> 3;
+  const scaled = new Float64Array((bytes << 8) << t);
+  for (let f = 0; f < 1 << t; f++) {
+    for (let b = 0; b < bytes; b++) {
+      for (let v = 0; v < 256; v++) {
+        let sum = 0;
+        for (let bit = 0; bit < 8; bit++) {
+          const q = 8 * b + bit; // flag bit q is the value u − (d − q)
+          if (q < d && ((v >>> bit) & 1) === 1) sum += 2 ** Math.ceil((d - q - f) / (1 << t));
+        }
+        scaled[((f * bytes + b) << 8) | v] = sum;
+      }
+    }
+  }
+  w = { values, d, window, bytes, scaled, capped: ((64 - p - t) << t) + 1 };
+  windows.set(key, w);
+  return w;
+}
+
+/** {@link changeProbability} of a register with `w.d` flags, in O(⌈d/8⌉) below the top group. */
+export function changeProbabilityOf(w: WindowModel, r: number): number {
+  if (r === 0) return 1;
+  const d = w.d;
+  const u = r >>> d;
+  if (u >= w.capped) return changeProbability(w.values, r, d);
+  const flags = r & ((1 << d) - 1);
+  const t = w.values.t;
+  const base = ((u - 1) & ((1 << t) - 1)) * w.bytes;
+  const scaled = w.scaled;
+  let sum = 0;
+  for (let b = 0; b < w.bytes; b++) sum += scaled[((base + b) << 8) | ((flags >>> (8 * b)) & 255)]!;
+  return w.values.omega[u]! + w.window[u]! - w.values.rho[u]! * sum;
+}
+
+/**
  * Adds `count` registers equal to `r` to the likelihood's coefficients: increments `beta[j]` for
  * each value of rate 2^−j the register knows present, and returns the rate of the values it knows
  * absent, times `count` (α's share). O(d).

@@ -5,7 +5,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { murmur64a } from "../../src/hash/index.js";
 import { ExaLogLog, HyperLogLog, UltraLogLog } from "../../src/hll/index.js";
-import { mlStdDev, valueModel } from "../../src/hll/registers.js";
+import {
+  changeProbability,
+  changeProbabilityOf,
+  mlStdDev,
+  validRegister,
+  valueModel,
+  windowModel,
+} from "../../src/hll/registers.js";
 import { mulberry32 } from "../../src/internal/random.js";
 import { fuzzDeserializer } from "../support/fuzz.js";
 import { indexAndRun, indexAndValue } from "../support/hll-model.js";
@@ -120,6 +127,27 @@ describe("ExaLogLog: registers", () => {
         expect(chi, `t=${t} p=${p}`).toBeLessThan(16); // df ≤ 3: P(χ² > 16) < 0.002
       }
     }
+  });
+
+  it("h(r) from the per-byte tables equals h(r) summed value by value, for every valid register shape", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 4, max: 26 }),
+        shape,
+        fc.nat(),
+        fc.integer({ min: 0, max: 2 ** 24 - 1 }),
+        (p, { t, d }, uSeed, flags) => {
+          const model = valueModel(p, t);
+          const u = 1 + (uSeed % model.maxValue);
+          // Keep only the flags of values ≥ 1, so the register is one a stream can produce.
+          const missing = d - Math.min(d, u - 1);
+          const r = (u << d) | (flags & ((1 << d) - 1) & ~((1 << missing) - 1)) | 0;
+          expect(validRegister(r, d, model.maxValue)).toBe(true);
+          expect(changeProbabilityOf(windowModel(p, t, d), r)).toBe(changeProbability(model, r, d));
+        },
+      ),
+      { seed: 304, numRuns: 3000 },
+    );
   });
 
   it("t = 0, d = 2 is UltraLogLog register for register, with the same ML and martingale estimates", () => {
