@@ -116,6 +116,23 @@ export class Martingale {
     return this.hi === fresh.hi && this.lo === fresh.lo;
   }
 
+  /**
+   * What is wrong with this (held) state over registers whose change-probability sum is `fresh` and
+   * which have `occupied` non-empty registers, for `checkInvariants()`: null when the running sum
+   * equals `fresh` exactly, the estimate is finite and at least `occupied`, and the variance is
+   * finite and ≥ 0.
+   */
+  problem(fresh: ExactSum, occupied: number): string | null {
+    if (!this.sumEquals(fresh)) return `martingale sum ${this.sum} != ${fresh.value}`;
+    if (!(this.estimate >= occupied && this.estimate < Number.POSITIVE_INFINITY)) {
+      return `martingale estimate ${this.estimate} < ${occupied} non-empty registers, or not finite`;
+    }
+    if (!(this.variance >= 0 && this.variance < Number.POSITIVE_INFINITY)) {
+      return `martingale variance ${this.variance}`;
+    }
+    return null;
+  }
+
   /** Restores a stored state over registers whose sum is `fresh` (valid again). */
   restore(estimate: number, variance: number, fresh: ExactSum): void {
     this.estimate = estimate;
