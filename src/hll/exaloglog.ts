@@ -40,10 +40,14 @@
  * Saturation: every estimate is capped at 2^64 (MAX_ESTIMATE in shared.ts); maximum likelihood is
  * infinite when every register saw every value (reachable through addHash or crafted bytes).
  *
+ * Reduction: merging is exact (registers.ts); `downsize` is exact in d, and in precision for t = 0
+ * and wherever no register has forgotten a value; otherwise the lost refining bits are drawn from
+ * the model, and the HyperLogLog runs stay exact (see {@link ExaLogLog.downsize}).
+ *
  * Costs: `add` O(1) after hashing, no allocation (a register change also looks up the martingale's
- * h(r) in per-byte tables: registers.ts); `count` O(m·d) after a change (the ML coefficients) plus ≈ 20 solver steps of
- * O(64), O(1) for the martingale; `merge`, `downsize`, serialization O(m); `bounds` a count plus a
- * bisection on a table of standard deviations built once per (p, t, d).
+ * h(r) in per-byte tables: registers.ts); `count` O(m·d) after a change (the ML coefficients) plus
+ * ≈ 20 solver steps of O(64), O(1) for the martingale; `merge`, `downsize`, serialization O(m);
+ * `bounds` a count plus a bisection on a table of standard deviations built once per (p, t, d).
  */
 import { checkItem } from "../hash/element.js";
 import { type Item, murmur64aInto } from "../hash/index.js";
