@@ -4,7 +4,7 @@
  * inputs of several shapes), each of which must either load into a structure that passes
  * checkInvariants() — and, for the formats that promise it, write back the very same bytes — or
  * throw a RedstructFormatError. The other deserializers run the same fuzzer (support/fuzz.ts) beside
- * their structure's tests: UltraLogLog (ull), RedisBloomFilter (bloom-redis), CuckooFilter (cuckoo),
+ * their structure's tests: UltraLogLog (ull), ExaLogLog (hll/exaloglog), RedisBloomFilter (bloom-redis), CuckooFilter (cuckoo),
  * TDigest (tdigest-hostile), SortedSet (skiplist-bytes), GeoSet (geo), Dict (dict-bytes).
  */
 import { describe, expect, it } from "vitest";
