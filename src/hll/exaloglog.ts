@@ -61,6 +61,7 @@ import {
   changeProbabilityOf,
   coarseRegister,
   hyperLogLogRun,
+  mergeRegisters,
   mlEstimate,
   mlStdDev,
   mlTerms,
@@ -438,21 +439,7 @@ export class ExaLogLog {
   }
 
   #mergeSame(other: ExaLogLog): void {
-    const a = this.#regs;
-    const b = other.#regs;
-    const d = this.#d;
-    let changed = false;
-    for (let i = 0; i < a.length; i++) {
-      const x = a[i]!;
-      const y = b[i]!;
-      if (y === 0 || x === y) continue;
-      const s = unionRegisters(x, y, d);
-      if (s !== x) {
-        a[i] = s;
-        changed = true;
-      }
-    }
-    if (changed) this.#ml = -1;
+    if (mergeRegisters(this.#regs, other.#regs, this.#d)) this.#ml = -1;
   }
 
   /** True when `v` was built by this class (has its private state), not just given its prototype. */

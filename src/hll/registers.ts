@@ -102,6 +102,26 @@ export function unionRegisters(x: number, y: number, d: number): number {
 }
 
 /**
+ * Unites every register of `from` into the register of `into` at the same index (arrays of one
+ * length, registers with d flags): `merge` of two sketches of the same shape.
+ * @returns true when a register of `into` changed. O(m).
+ */
+export function mergeRegisters(into: Uint8Array | Int32Array, from: Uint8Array | Int32Array, d: number): boolean {
+  let changed = false;
+  for (let i = 0; i < into.length; i++) {
+    const x = into[i]!;
+    const y = from[i]!;
+    if (y === 0 || x === y) continue;
+    const s = unionRegisters(x, y, d);
+    if (s !== x) {
+      into[i] = s;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/**
  * True when `r` is a register some stream can produce: 0, or 1 ≤ u ≤ maxValue with no flag for a
  * value below 1 (no bits above the register's 6 + t + d, which u ≤ maxValue implies for r ≥ 0).
  */

@@ -43,6 +43,7 @@ import {
   changeProbability,
   coarseRegister,
   hyperLogLogRun,
+  mergeRegisters,
   mlEstimate,
   mlStdDev,
   mlTerms,
@@ -352,20 +353,7 @@ export class UltraLogLog {
   }
 
   #mergeSame(other: UltraLogLog): void {
-    const a = this.#regs;
-    const b = other.#regs;
-    let changed = false;
-    for (let i = 0; i < a.length; i++) {
-      const x = a[i]!;
-      const y = b[i]!;
-      if (y === 0 || x === y) continue;
-      const s = unionRegisters(x, y, D);
-      if (s !== x) {
-        a[i] = s;
-        changed = true;
-      }
-    }
-    if (changed) this.#fgra = this.#ml = -1;
+    if (mergeRegisters(this.#regs, other.#regs, D)) this.#fgra = this.#ml = -1;
   }
 
   /** True when `v` was built by this class (has its private state), not just given its prototype. */
