@@ -5,7 +5,9 @@
  * - UltraLogLog with FGRA, maximum likelihood and the martingale estimator;
  * - UltraLogLog at p − 1 (FGRA, by exact downsizing of the same sketch): about 2/3 of HyperLogLog's
  *   memory at p (2^(p−1) bytes against 6·2^p bits);
- * with the published constants (1.04, 0.833, 0.782, 0.761, 0.658 over √m) drawn as bands of the
+ * - ExaLogLog (t = 2, d = 24: 32-bit registers) with maximum likelihood and the martingale estimator;
+ * with the published constants (1.04, 0.833, 0.782, 0.761, 0.658 over √m; for ExaLogLog the register
+ * model's asymptotic 0.345 and 0.307, memory-variance products 3.80 and 3.01) drawn as bands of the
  * sampling uncertainty of an RMSE over this many trials, the memory-variance product (register
  * bits × RMSE², the error at equal memory), and the coverage of `bounds()` at 1, 2, 3 standard
  * deviations per cardinality (at p = 10).
@@ -20,7 +22,7 @@
  * RMSE is then uncertain by ±14 % of itself (95 %), so goals are only indicative. Full mode
  * (`--full`, ≈ 10 minutes): 300 trials up to 10^7, 5 per decade (±8 %).
  */
-import { HyperLogLog, UltraLogLog } from "../src/hll/index.js";
+import { ExaLogLog, HyperLogLog, UltraLogLog } from "../src/hll/index.js";
 import { type BenchContext, type ChartSpec, type Headline, lineChart, markdownTable, type Suite } from "./lib.js";
 
 const PRECISIONS = [10, 12, 14];
@@ -33,6 +35,8 @@ const SERIES = [
   "ULL ml",
   "ULL martingale",
   "ULL(p−1) fgra",
+  "ELL ml",
+  "ELL martingale",
 ] as const;
 type Series = (typeof SERIES)[number];
 /** Published asymptotic RMSE × √m (for ULL(p−1), relative to its own m = 2^(p−1)). */
@@ -44,16 +48,30 @@ const CONSTANT: Record<Series, number> = {
   "ULL ml": 0.761,
   "ULL martingale": 0.658,
   "ULL(p−1) fgra": 0.782 * Math.SQRT2,
+  // √(MVP/32): the Fisher information of the register model (ML) and the martingale's asymptotic
+  // variance, computed from the update-value distribution (docs/hll.md).
+  "ELL ml": Math.sqrt(3.8 / 32),
+  "ELL martingale": Math.sqrt(3.01 / 32),
 };
 /** Register storage in bits, per register of the sketch at p. */
-const BITS = (s: Series, m: number) => (s.startsWith("HLL") ? 6 * m : s.startsWith("ULL(p−1)") ? 4 * m : 8 * m);
-const COVERED: readonly { name: string; sketch: "hll" | "ull"; estimator: string }[] = [
+const BITS = (s: Series, m: number) =>
+  s.startsWith("HLL") ? 6 * m : s.startsWith("ULL(p−1)") ? 4 * m : s.startsWith("ELL") ? 32 * m : 8 * m;
+const COVERED: readonly { name: string; sketch: "hll" | "ull" | "ell"; estimator: string }[] = [
   { name: "HLL ertl", sketch: "hll", estimator: "ertl" },
   { name: "HLL martingale", sketch: "hll", estimator: "martingale" },
   { name: "ULL fgra", sketch: "ull", estimator: "fgra" },
   { name: "ULL ml", sketch: "ull", estimator: "ml" },
   { name: "ULL martingale", sketch: "ull", estimator: "martingale" },
+  { name: "ELL ml", sketch: "ell", estimator: "ml" },
+  { name: "ELL martingale", sketch: "ell", estimator: "martingale" },
 ];
+/** The memory-variance goals of ExaLogLog at p = 12, pooled over 10m ≤ n ≤ 10^6 (and below UltraLogLog's). */
+const MVP_GOALS: readonly [Series, number, Series][] = [
+  ["ELL ml", 3.9, "ULL ml"],
+  ["ELL martingale", 3.0, "ULL martingale"],
+];
+const MVP_PRECISION = 12;
+const MVP_MAX = 1_000_000;
 const NOMINAL = [0.6827, 0.9545, 0.9973];
 
 interface Point {
@@ -93,6 +111,7 @@ function simulate(ctx: BenchContext, p: number, trials: number, points: number[]
   for (let t = 0; t < trials; t++) {
     const h = new HyperLogLog({ precision: p });
     const u = new UltraLogLog({ precision: p });
+    const e = new ExaLogLog({ precision: p });
     let s0 = seeder() | 1;
     let s1 = seeder();
     let s2 = seeder();
@@ -122,6 +141,7 @@ function simulate(ctx: BenchContext, p: number, trials: number, points: number[]
         s3 = (s3 << 11) | (s3 >>> 21);
         h.addHash(lo, hi);
         u.addHash(lo, hi);
+        e.addHash(lo, hi);
       }
       const estimates = [
         h.estimate("ertl"),
@@ -131,6 +151,8 @@ function simulate(ctx: BenchContext, p: number, trials: number, points: number[]
         u.estimate("ml"),
         u.estimate("martingale"),
         u.downsize(p - 1).estimate("fgra"),
+        e.estimate({ estimator: "ml" }),
+        e.estimate({ estimator: "martingale" }),
       ];
       for (let s = 0; s < SERIES.length; s++) {
         const e = estimates[s]! / target - 1;
@@ -143,7 +165,9 @@ function simulate(ctx: BenchContext, p: number, trials: number, points: number[]
             const b =
               c.sketch === "hll"
                 ? h.bounds(z, c.estimator as "ertl" | "martingale")
-                : u.bounds(z, c.estimator as "fgra" | "ml" | "martingale");
+                : c.sketch === "ull"
+                  ? u.bounds(z, c.estimator as "fgra" | "ml" | "martingale")
+                  : e.bounds(z, { estimator: c.estimator as "ml" | "martingale" });
             if (b.lower <= target && target <= b.upper) hits[i]![j]![z - 1]!++;
           }
         });
@@ -183,7 +207,15 @@ function bands(m: number, slack: number, which: Series[]): ChartSpec[] {
 
 function charts(p: number, points: Point[], slack: number): { name: string; spec: ChartSpec }[] {
   const m = 2 ** p;
-  const shown: Series[] = ["HLL ertl", "HLL martingale", "ULL fgra", "ULL ml", "ULL martingale"];
+  const shown: Series[] = [
+    "HLL ertl",
+    "HLL martingale",
+    "ULL fgra",
+    "ULL ml",
+    "ULL martingale",
+    "ELL ml",
+    "ELL martingale",
+  ];
   const out = [
     {
       name: `rmse-p${p}`,
@@ -212,7 +244,7 @@ function charts(p: number, points: Point[], slack: number): { name: string; spec
       name: `memory-p${p}`,
       spec: lineChart({
         title: `Error at equal memory, p = ${p}: memory-variance product (register bits × RMSE²)`,
-        caption: `lower is better; HLL 6 bits/register, ULL 8; ULL(p−1) uses 2/3 of HLL's memory at p`,
+        caption: `lower is better; HLL 6 bits/register, ULL 8, ELL 32; ULL(p−1) uses 2/3 of HLL's memory at p`,
         data: points.flatMap((pt) =>
           [...shown, "ULL(p−1) fgra" as const].map((s) => ({ x: pt.n, y: BITS(s, m) * pt.rmse[s] ** 2, series: s })),
         ),
@@ -249,7 +281,7 @@ function charts(p: number, points: Point[], slack: number): { name: string; spec
 const suite: Suite = {
   name: "hll-error",
   description:
-    "HyperLogLog (ertl, classic, martingale) and UltraLogLog (fgra, ml, martingale) relative error vs cardinality at p = 10, 12, 14, error at equal memory, and bounds() coverage, from simulated uniform 64-bit hashes.",
+    "HyperLogLog (ertl, classic, martingale), UltraLogLog (fgra, ml, martingale) and ExaLogLog (ml, martingale) relative error vs cardinality at p = 10, 12, 14, error at equal memory, and bounds() coverage, from simulated uniform 64-bit hashes.",
   async run(ctx) {
     const trials = ctx.full ? 300 : 100;
     const max = ctx.full ? 10_000_000 : 1_000_000;
@@ -263,6 +295,7 @@ const suite: Suite = {
     const headlines: Headline[] = [];
     const goals: Partial<Record<Series, number>> = { "HLL martingale": 0.85, "ULL fgra": 0.8, "ULL martingale": 0.67 };
     let coverageLines: string[] = [];
+    let mvpLines: string[] = [];
     for (const p of PRECISIONS) {
       const m = 2 ** p;
       const points = checkpoints(m, max, perDecade);
@@ -344,7 +377,7 @@ const suite: Suite = {
           "",
           markdownTable(["estimator", "1 sd (68.3)", "2 sd (95.4)", "3 sd (99.7)"], pooledRows),
           "",
-          `**bounds() coverage at p = ${p}, per cardinality** (% of ${trials} trials whose interval holds the true n, at 1 / 2 / 3 sd; nominal 68.3 / 95.4 / 99.7; each figure uncertain by up to ±${(196 * Math.sqrt(0.25 / trials)).toFixed(1)} points at 95 %). Below about m the sketch is exact or nearly so: the count's distribution is discrete and the interval covers more often than nominal, as any interval around an exact answer must. Largest deviation from nominal of a single cell for n ≥ m: ${(100 * worstDev).toFixed(1)} points (the largest of 75 noisy cells).`,
+          `**bounds() coverage at p = ${p}, per cardinality** (% of ${trials} trials whose interval holds the true n, at 1 / 2 / 3 sd; nominal 68.3 / 95.4 / 99.7; each figure uncertain by up to ±${(196 * Math.sqrt(0.25 / trials)).toFixed(1)} points at 95 %). Below about m the sketch is exact or nearly so: the count's distribution is discrete and the interval covers more often than nominal, as any interval around an exact answer must. Largest deviation from nominal of a single cell for n ≥ m: ${(100 * worstDev).toFixed(1)} points (the largest of ${3 * COVERED.length * pts.filter((pt) => pt.n >= m).length} noisy cells).`,
           "",
           markdownTable(
             ["n", ...COVERED.map((c) => c.name)],
@@ -360,6 +393,48 @@ const suite: Suite = {
           goal: 1,
         });
       }
+      if (p === MVP_PRECISION) {
+        // The memory-variance product pooled over 10m ≤ n ≤ 10^6 (in either mode): register bits ×
+        // the mean of RMSE² over those cardinalities, for every sketch of this run.
+        const pooled = pts.filter((pt) => pt.n >= 10 * m && pt.n <= MVP_MAX);
+        const mvp = (s: Series) => (BITS(s, m) * pooled.reduce((a, pt) => a + pt.rmse[s] ** 2, 0)) / pooled.length;
+        const shown = SERIES.filter((s) => s !== "HLL classic");
+        mvpLines = [
+          `**Memory-variance product at p = ${p}, pooled over the ${pooled.length} cardinalities ${10 * m} ≤ n ≤ ${MVP_MAX}** (register bits × mean RMSE², lower is better; uncertain by about ±${pct(Math.sqrt(2 / trials), 0)} of itself at each n). Goals: ExaLogLog ML ≤ 3.9 and martingale ≤ 3.0, each below UltraLogLog's with the same estimator.`,
+          "",
+          markdownTable(
+            ["sketch / estimator", "bits per register", "bits × RMSE²", "goal"],
+            shown.map((s) => {
+              const goal = MVP_GOALS.find(([g]) => g === s);
+              return [
+                s,
+                BITS(s, m) / m,
+                mvp(s).toFixed(2),
+                goal === undefined
+                  ? ""
+                  : `≤ ${goal[1]} and < ${goal[2]}'s ${mvp(goal[2]).toFixed(2)}: ${mvp(s) <= goal[1] && mvp(s) < mvp(goal[2]) ? "met" : "not met"}`,
+              ];
+            }),
+          ),
+          "",
+        ];
+        for (const [s, goal, peer] of MVP_GOALS) {
+          headlines.push({
+            structure: "ExaLogLog",
+            operation: `${s.split(" ")[1]} memory-variance product pooled over ${10 * m} ≤ n ≤ 10^6, p = ${p} (${mvp(s).toFixed(2)})`,
+            versus: `goal ${goal}`,
+            ratio: goal / mvp(s),
+            goal: 1,
+          });
+          headlines.push({
+            structure: "ExaLogLog",
+            operation: `${s.split(" ")[1]} memory-variance product, same n and p`,
+            versus: `UltraLogLog ${peer.split(" ")[1]} (${mvp(peer).toFixed(2)})`,
+            ratio: mvp(peer) / mvp(s),
+            goal: 1,
+          });
+        }
+      }
       detail.push(
         `<details><summary>p = ${p}: RMSE·√m and bias at every cardinality</summary>\n\n${markdownTable(
           ["n", ...SERIES.map((s) => `${s} RMSE·√m`), ...SERIES.map((s) => `${s} bias`)],
@@ -374,7 +449,7 @@ const suite: Suite = {
     const markdown = [
       `${trials} independent trials per precision (${ctx.full ? "full" : "quick"} mode${ctx.full ? "" : "; `--full` runs 300 trials up to 10^7"}), cardinalities 1 … ${max.toExponential(0)}, simulated from uniform random 64-bit hashes through \`addHash\` (statistically the same as hashing distinct elements; see the suite's header). Errors are of the unrounded estimates (\`estimate()\`). RMSE·√m is the error in units of 1/√m, to compare with the published constants; with ${trials} trials a measured RMSE is uncertain by ±${pct(slack, 0)} of itself (95 %). "asymptotic" pools n ≥ 50m. The memory-variance product (register bits × RMSE², lower is better) is the error at equal memory.`,
       "",
-      `Goals: HyperLogLog martingale ≤ 0.85/√m, UltraLogLog FGRA ≤ 0.80/√m, UltraLogLog martingale ≤ 0.67/√m at every n ≥ 100; bounds() coverage within ±2 points of nominal. The worst of ~30 noisy points sits above the true RMSE by about the sampling uncertainty, so the last column counts the cardinalities where the measured RMSE exceeds the goal by more than ±${pct(slack, 0)}.`,
+      `Goals: HyperLogLog martingale ≤ 0.85/√m, UltraLogLog FGRA ≤ 0.80/√m, UltraLogLog martingale ≤ 0.67/√m at every n ≥ 100; ExaLogLog's memory-variance product (below); bounds() coverage within ±2 points of nominal. The worst of ~30 noisy points sits above the true RMSE by about the sampling uncertainty, so the last column counts the cardinalities where the measured RMSE exceeds the goal by more than ±${pct(slack, 0)}.`,
       "",
       markdownTable(
         [
@@ -391,6 +466,7 @@ const suite: Suite = {
         summary,
       ),
       "",
+      ...mvpLines,
       ...coverageLines,
       ...detail,
     ].join("\n");

@@ -1,6 +1,7 @@
 /**
  * HyperLogLog throughput and memory: `HyperLogLog.add` against `Set.add` (the exact baseline a user
- * would otherwise write), against bloom-filters' HyperLogLog and against `UltraLogLog.add`, in one run.
+ * would otherwise write), against bloom-filters' HyperLogLog and against `UltraLogLog.add` and
+ * `ExaLogLog.add` (t = 2, d = 24: its 32-bit register update and martingale step), in one run.
  *
  * "Fresh strings": every call builds 200 new distinct strings (`v:<task>:<counter>`) and adds them,
  * as a server or worker sees visitor ids arriving; V8 has not hashed these strings yet, so `Set`
@@ -12,7 +13,7 @@
  * Memory: heap bytes held after building each structure from n fresh distinct strings.
  */
 import bloomFilters from "bloom-filters";
-import { HyperLogLog, UltraLogLog } from "../src/hll/index.js";
+import { ExaLogLog, HyperLogLog, UltraLogLog } from "../src/hll/index.js";
 import {
   type BenchContext,
   compare,
@@ -40,6 +41,8 @@ async function fresh(ctx: BenchContext): Promise<Row[]> {
   const hll = new HyperLogLog();
   let ullCounter = 0;
   const ull = new UltraLogLog({ precision: 14 });
+  let ellCounter = 0;
+  const ell = new ExaLogLog({ precision: 14 });
   let bfCounter = 0;
   const bf = new BfHyperLogLog(16384);
   return compare(
@@ -55,6 +58,9 @@ async function fresh(ctx: BenchContext): Promise<Row[]> {
       },
       "redstruct UltraLogLog.add (p=14)": () => {
         for (let i = 0; i < FRESH_BATCH; i++) ull.add(`v:ull:${ullCounter++}`);
+      },
+      "redstruct ExaLogLog.add (p=14)": () => {
+        for (let i = 0; i < FRESH_BATCH; i++) ell.add(`v:ell:${ellCounter++}`);
       },
       "bloom-filters HyperLogLog.update (16384 registers)": () => {
         for (let i = 0; i < FRESH_BATCH; i++) bf.update(`v:bf:${bfCounter++}`);
@@ -152,7 +158,7 @@ const kb = (b: number) => (b < 1024 ? `${Math.round(b)} B` : `${(b / 1024).toFix
 const suite: Suite = {
   name: "hll",
   description:
-    "HyperLogLog.add and UltraLogLog.add vs Set.add and bloom-filters' HyperLogLog (throughput ratios from one run), and memory held vs a Set.",
+    "HyperLogLog.add, UltraLogLog.add and ExaLogLog.add vs Set.add and bloom-filters' HyperLogLog (throughput ratios from one run), and memory held vs a Set.",
   async run(ctx) {
     const freshRows = await fresh(ctx);
     const prebuiltRows = await prebuilt(ctx);
@@ -160,11 +166,13 @@ const suite: Suite = {
     const ours = freshRows.find((r) => r.name.startsWith("redstruct HyperLogLog"))!;
     const ullRow = freshRows.find((r) => r.name.startsWith("redstruct UltraLogLog"))!;
     const ullVsHll = ullRow.opsPerSec / ours.opsPerSec;
+    const ellRow = freshRows.find((r) => r.name.startsWith("redstruct ExaLogLog"))!;
+    const ellVsUll = ellRow.opsPerSec / ullRow.opsPerSec;
     const peer = freshRows.find((r) => r.name.startsWith("bloom-filters"))!;
     const vsPeer = ours.opsPerSec / peer.opsPerSec;
     const markdown = [
       throughputTable("add of fresh strings (each call builds and adds 200 new strings)", freshRows),
-      `redstruct vs bloom-filters: **${vsPeer.toFixed(0)}×** (goal ≥ 1000×); vs Set.add: **${ours.ratio.toFixed(2)}×** (goal ≥ 1×). UltraLogLog.add vs HyperLogLog.add: **${ullVsHll.toFixed(2)}×** (goal ≥ 1×, never below 0.8×).\n`,
+      `redstruct vs bloom-filters: **${vsPeer.toFixed(0)}×** (goal ≥ 1000×); vs Set.add: **${ours.ratio.toFixed(2)}×** (goal ≥ 1×). UltraLogLog.add vs HyperLogLog.add: **${ullVsHll.toFixed(2)}×** (goal ≥ 1×, never below 0.8×). ExaLogLog.add vs UltraLogLog.add: **${ellVsUll.toFixed(2)}×** (goal ≥ 0.8×).\n`,
       throughputTable("add of pre-built strings (V8 has cached their hashes: Set's best case)", prebuiltRows),
       `**Memory held after adding n fresh distinct strings** (JS heap + ArrayBuffer bytes after GC, averaged over up to 200 Sets and 200 HyperLogLog clones; "registers" is the typed-array storage alone)\n\n${markdownTable(
         ["n", "Set (strings + table)", "HyperLogLog total", "HyperLogLog registers", "encoding", "Set / HLL"],
@@ -194,11 +202,26 @@ const suite: Suite = {
         ratio: ullVsHll,
         goal: 1,
       },
+      {
+        structure: "ExaLogLog",
+        operation: "add, fresh strings",
+        versus: "UltraLogLog.add",
+        ratio: ellVsUll,
+        goal: 0.8,
+      },
     ];
     return {
       headlines,
       markdown,
-      data: { fresh: freshRows, prebuilt: prebuiltRows, memory: mem, redstructVsBloomFilters: vsPeer, ullVsHll, sink },
+      data: {
+        fresh: freshRows,
+        prebuilt: prebuiltRows,
+        memory: mem,
+        redstructVsBloomFilters: vsPeer,
+        ullVsHll,
+        ellVsUll,
+        sink,
+      },
       charts: [{ name: "add-fresh", spec: throughputChart("add of fresh strings (ops/s)", freshRows) }],
     };
   },

@@ -22,10 +22,23 @@
  * while its rounding error would be ≈ m·2^−52, and 1/μ would turn infinite or negative. With the sum
  * exact, m·μ is at least the smallest positive term, 2^−(64−p), whenever a change is possible, so
  * 1/μ ≤ 2^64 and the estimate and its variance stay finite in every reachable state.
+ *
+ * An ExaLogLog register's term sums up to d + 1 powers of two spread over some 30 bits, so it can
+ * straddle 2^−20: its terms are split instead ({@link splitHi}), the multiple of 2^−22 at or below
+ * the term to `hi` and the remainder (below 2^−22, a multiple of 2^−(64−p)) to `lo`. `hi` is then a
+ * multiple of 2^−22 below 2^26 (48 bits) and `lo` a multiple of 2^−(64−p) below 2^(p−22) (42 bits):
+ * exact as well. One sketch uses one rule throughout, so its running and recomputed sums agree.
  */
 
 /** Terms at or above this go to `hi`, smaller ones to `lo` (see the header). */
 const SPLIT = 2 ** -20;
+/** The granularity of `hi` for split terms (see the header). */
+const HI_UNIT = 2 ** 22;
+
+/** The part of a split term kept in `hi`: the term rounded down to a multiple of 2^−22 (exact). */
+export function splitHi(term: number): number {
+  return Math.floor(term * HI_UNIT) / HI_UNIT;
+}
 
 /** Σ count·term over register terms, exactly, as the two parts the running sum keeps. */
 export class ExactSum {
@@ -36,6 +49,13 @@ export class ExactSum {
   add(term: number, count: number): void {
     if (term >= SPLIT) this.hi += term * count;
     else this.lo += term * count;
+  }
+
+  /** Adds one register whose change probability `term` is split (see the header). */
+  addSplit(term: number): void {
+    const hi = splitHi(term);
+    this.hi += hi;
+    this.lo += term - hi;
   }
 
   /** The sum, rounded once. */
@@ -80,9 +100,37 @@ export class Martingale {
     else this.lo += after;
   }
 
+  /** As {@link Martingale.step}, for split terms (see the header). */
+  stepSplit(before: number, after: number): void {
+    const inv = this.m / (this.hi + this.lo);
+    this.estimate += inv;
+    this.variance += inv * inv - inv;
+    const bh = splitHi(before);
+    const ah = splitHi(after);
+    this.hi += ah - bh;
+    this.lo += after - ah - (before - bh);
+  }
+
   /** True when the running sum equals `fresh` (recomputed from the registers) exactly. */
   sumEquals(fresh: ExactSum): boolean {
     return this.hi === fresh.hi && this.lo === fresh.lo;
+  }
+
+  /**
+   * What is wrong with this (held) state over registers whose change-probability sum is `fresh` and
+   * which have `occupied` non-empty registers, for `checkInvariants()`: null when the running sum
+   * equals `fresh` exactly, the estimate is finite and at least `occupied`, and the variance is
+   * finite and ≥ 0.
+   */
+  problem(fresh: ExactSum, occupied: number): string | null {
+    if (!this.sumEquals(fresh)) return `martingale sum ${this.sum} != ${fresh.value}`;
+    if (!(this.estimate >= occupied && this.estimate < Number.POSITIVE_INFINITY)) {
+      return `martingale estimate ${this.estimate} < ${occupied} non-empty registers, or not finite`;
+    }
+    if (!(this.variance >= 0 && this.variance < Number.POSITIVE_INFINITY)) {
+      return `martingale variance ${this.variance}`;
+    }
+    return null;
   }
 
   /** Restores a stored state over registers whose sum is `fresh` (valid again). */

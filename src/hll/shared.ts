@@ -28,6 +28,18 @@ export function hashRun(low: number, high: number, p: number): number {
 }
 
 /**
+ * Checks that a sketch at precision `p` has a HyperLogLog counterpart (HyperLogLog's precisions are
+ * 4..18), for `toHyperLogLog()`.
+ * @param downsize how this sketch reaches precision 18, for the message (e.g. "downsize(18)").
+ * @throws RangeError naming the precision.
+ */
+export function checkHyperLogLogPrecision(where: string, p: number, downsize: string): void {
+  if (p >= 4 && p <= 18) return;
+  const how = p > 18 ? `; ${downsize} first` : "";
+  throw rangeError(where, "precision", p, `4..18 for a HyperLogLog (HyperLogLog's precisions)${how}`);
+}
+
+/**
  * The error for a caller's hash halves (`addHash(low, high)`), called only once the inline check
  * `typeof x === "number" && x >>> 0 === x` has failed: that comparison holds exactly for the integers
  * in [0, 2^32), so it refuses NaN, fractions, negatives and non-numbers. The check itself stays inline

@@ -8,10 +8,8 @@
  * keeps the highest level u hit and whether levels u − 1 and u − 2 were hit. Every estimator here
  * reads only the histogram `counts[state]` (256 entries), so it costs O(q) after the O(m) histogram.
  *
- * - {@link ullMl}: maximum likelihood. The log-likelihood is −αλ + Σ_k β_k·ln(1 − e^{−λρ_k}), with α
- *   the total rate of levels known not hit and β_k the number of registers where level k is known
- *   hit; its maximum solves α = Σ_k β_k ρ_k / (e^{λρ_k} − 1), found by bisection on log λ.
- *   RMSE ≈ 0.761/√m (the Cramér–Rao bound of this model).
+ * - Maximum likelihood (RMSE ≈ 0.761/√m, the Cramér–Rao bound of this model) is the register
+ *   model's, shared with ExaLogLog: mlTerms / mlEstimate / mlStdDev in registers.ts.
  * - {@link ullFgra}: the "further generalized remaining area" statistic S = Σ_j g(state_j) with
  *   g(u, a, b) = 2^{−τu}·w_{ab}. τ and the weights minimize the estimator's asymptotic variance,
  *   computed from the model's state probabilities (τ = 0.81949…, the value in Ertl's paper; the
@@ -23,6 +21,8 @@
  *   taken over the same unbounded levels, so the equation holds at every n, not only asymptotically.
  *   Solved by bisection on log λ.
  */
+
+import { rootLog } from "./registers.js";
 
 /** FGRA exponent τ and weights w[2a + b] (w[0] = 1), from minimizing the asymptotic variance. */
 const FGRA_TAU = 0.8194911359496925;
@@ -94,140 +94,7 @@ export function ullFgra(counts: Float64Array, m: number): number {
     if (c210 > 0) lhs += c210 * g2 * meanWeight(1, h0);
     return lhs - m * expectedG(l);
   };
-  return m * bisectLog(f);
-}
-
-/**
- * The root of an increasing function of λ > 0, solved on x = log2 λ in [−90, 90]: bisection down to
- * a bracket one doubling wide, then the Illinois variant of regula falsi (superlinear, and never
- * leaves the bracket) to 10^−13. About 20 evaluations of f.
- */
-function bisectLog(f: (l: number) => number): number {
-  let a = -90;
-  let b = 90;
-  let fa = f(2 ** a);
-  let fb = f(2 ** b);
-  if (fb < 0) return Number.POSITIVE_INFINITY;
-  if (fa >= 0) return 2 ** a;
-  while (b - a > 1) {
-    const mid = 0.5 * (a + b);
-    const fm = f(2 ** mid);
-    if (fm < 0) {
-      a = mid;
-      fa = fm;
-    } else {
-      b = mid;
-      fb = fm;
-    }
-  }
-  let side = 0;
-  for (let i = 0; i < 60 && b - a > 1e-13; i++) {
-    const x = (a * fb - b * fa) / (fb - fa);
-    const fx = f(2 ** x);
-    if (fx === 0) return 2 ** x;
-    if (fx < 0) {
-      a = x;
-      fa = fx;
-      if (side === -1) fb *= 0.5;
-      side = -1;
-    } else {
-      b = x;
-      fb = fx;
-      if (side === 1) fa *= 0.5;
-      side = 1;
-    }
-  }
-  return 2 ** (0.5 * (a + b));
-}
-
-/**
- * Maximum-likelihood estimate of n from the state histogram.
- * @param q 64 − p (levels 1..q + 1)
- * @returns the unrounded estimate; 0 for an empty sketch, Infinity when every level is hit. O(256·3 + 100·q).
- */
-export function ullMl(counts: Float64Array, m: number, q: number): number {
-  if (counts[0] === m) return 0;
-  const beta = new Float64Array(q + 2);
-  let alpha = counts[0]!; // an empty register: every level unhit, total rate 1
-  for (let s = 4; s < 256; s++) {
-    const c = counts[s]!;
-    if (c === 0) continue;
-    const u = levelOf(s);
-    beta[u]! += c;
-    if (u <= q) alpha += c * 2 ** -u; // levels above u: rate 2^−u in all
-    if (u >= 2) {
-      if (s & 2) beta[u - 1]! += c;
-      else alpha += c * 2 ** -(u - 1);
-    }
-    if (u >= 3) {
-      if (s & 1) beta[u - 2]! += c;
-      else alpha += c * 2 ** -(u - 2);
-    }
-  }
-  if (alpha === 0) return Number.POSITIVE_INFINITY;
-  // α = Σ β_k ρ_k / (e^{λρ_k} − 1): the right side decreases in λ, so f(λ) = α − that increases.
-  const f = (l: number) => {
-    let sum = 0;
-    for (let k = 1; k <= q + 1; k++) {
-      if (beta[k] === 0) continue;
-      const r = k <= q ? 2 ** -k : 2 ** -q;
-      sum += (beta[k]! * r) / Math.expm1(l * r);
-    }
-    return alpha - sum;
-  };
-  return m * bisectLog(f);
-}
-
-/**
- * Standard deviation of the maximum-likelihood estimate of n from m UltraLogLog registers
- * (q = 64 − p), for `bounds()`: the Cramér–Rao variance m/I(λ) of the Poisson model with the
- * Poisson part n of a fixed count removed (as hllStdDev in estimators.ts). Asymptotically
- * 0.7609·n/√m. O(q).
- */
-export function ullStdDev(n: number, m: number, q: number): number {
-  if (!(n > 0)) return 0;
-  const l = n / m;
-  const rho = (k: number) => (k <= q ? 2 ** -k : 2 ** -q);
-  // P(level k not hit) and its derivative in λ, per factor of a state's probability.
-  // Fisher information Σ P·(d ln P/dλ)² over the states; the empty state's score is −1.
-  let info = Math.exp(-l);
-  for (let u = 1; u <= q + 1; u++) {
-    const tail = u <= q ? 2 ** -u : 0;
-    const pTail = Math.exp(-l * tail);
-    const pHitU = -Math.expm1(-l * rho(u));
-    for (let s = 0; s < 4; s++) {
-      const a = s >> 1;
-      const b = s & 1;
-      if ((u < 2 && a) || (u < 3 && b)) continue;
-      // log P = −λ·tail + ln(hit_u) + ln(flag u−1) + ln(flag u−2); d log P/dλ summed from each factor.
-      let p = pTail * pHitU;
-      let score = -tail + (rho(u) * Math.exp(-l * rho(u))) / pHitU;
-      if (u >= 2) {
-        const r = rho(u - 1);
-        if (a) {
-          const h = -Math.expm1(-l * r);
-          p *= h;
-          score += (r * Math.exp(-l * r)) / h;
-        } else {
-          p *= Math.exp(-l * r);
-          score -= r;
-        }
-      }
-      if (u >= 3) {
-        const r = rho(u - 2);
-        if (b) {
-          const h = -Math.expm1(-l * r);
-          p *= h;
-          score += (r * Math.exp(-l * r)) / h;
-        } else {
-          p *= Math.exp(-l * r);
-          score -= r;
-        }
-      }
-      if (p > 0 && Number.isFinite(score)) info += p * score * score;
-    }
-  }
-  return Math.sqrt(Math.max(0, m / info - n));
+  return m * rootLog(f);
 }
 
 /** E[g | state, λ]: g itself when the state has all three levels real, else over the virtual ones. */

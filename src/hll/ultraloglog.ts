@@ -12,8 +12,10 @@
  * 8 bits per register against HyperLogLog's 1.04/√m for 6). Estimators: ull-estimators.ts.
  *
  * Memory layout: one Uint8Array of m = 2^p registers, register byte = `u << 2 | a << 1 | b` with
- * u the largest run seen (0: empty), a = run u − 1 seen, b = run u − 2 seen. The byte layout is this
- * library's own (hash4j's register value also counts the precision); it is what toBytes() stores.
+ * u the largest run seen (0: empty), a = run u − 1 seen, b = run u − 2 seen: ExaLogLog's register
+ * with t = 0 and d = 2, so the update, the union, the validity, the change probability and maximum
+ * likelihood are the register model's (registers.ts), shared with ExaLogLog. The byte layout is
+ * this library's own (hash4j's register value also counts the precision); it is what toBytes() stores.
  *
  * Invariants (checked by {@link UltraLogLog.checkInvariants}): every register is 0 or has
  * 1 ≤ u ≤ q + 1 with no flag for a run below 1 (u = 1 has a = b = 0, u = 2 has b = 0); while the
@@ -36,9 +38,32 @@ import { checkInteger, formatError, notJson, rangeError, typeError } from "../in
 import { defineInspect } from "../internal/inspect.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated } from "./bounds.js";
+import { type HyperLogLog, hyperLogLogOf } from "./hyperloglog.js";
 import { ExactSum, Martingale, stateProblem } from "./martingale.js";
-import { checkSketch, halvesError, hashRun, MAX_ESTIMATE, mergeArguments, unionArguments } from "./shared.js";
-import { fgraStdDev, ullFgra, ullMl, ullStdDev } from "./ull-estimators.js";
+import {
+  changeProbability,
+  coarseRegister,
+  hyperLogLogRun,
+  mergeRegisters,
+  mlEstimate,
+  mlStdDev,
+  mlTerms,
+  registerWith,
+  unionRegisters,
+  type ValueModel,
+  validRegister,
+  valueModel,
+} from "./registers.js";
+import {
+  checkHyperLogLogPrecision,
+  checkSketch,
+  halvesError,
+  hashRun,
+  MAX_ESTIMATE,
+  mergeArguments,
+  unionArguments,
+} from "./shared.js";
+import { fgraStdDev, ullFgra } from "./ull-estimators.js";
 
 /** How {@link UltraLogLog.count} turns registers into a number. */
 export type UltraLogLogEstimator = "fgra" | "ml" | "martingale";
@@ -62,52 +87,20 @@ const MAX_PRECISION = 26;
 const hash = new Uint32Array(2);
 const counts = new Float64Array(256);
 
-/** P(an element's run is k) for runs 1..q + 1 at q = 64 − p, the last taking the remaining mass. */
-const runMass = (k: number, q: number) => (k <= q ? 2 ** -k : 2 ** -q);
+/** An UltraLogLog register is the register model's with t = 0 (update value = run) and d = 2. */
+const D = 2;
 
 /** Per precision: P(the next element changes a register in state s), for s = 0..255 (0 if invalid). */
 const changeTables: (Float64Array | undefined)[] = [];
 
 function changeTable(p: number): Float64Array {
-  let t = changeTables[p];
-  if (t !== undefined) return t;
-  const q = 64 - p;
-  t = new Float64Array(256);
-  t[0] = 1;
-  for (let s = 4; s < 256; s++) {
-    const u = s >>> 2;
-    if (!validState(s, q)) continue;
-    let h = u <= q ? 2 ** -u : 0; // a longer run
-    if (u >= 2 && (s & 2) === 0) h += runMass(u - 1, q);
-    if (u >= 3 && (s & 1) === 0) h += runMass(u - 2, q);
-    t[s] = h;
-  }
-  changeTables[p] = t;
-  return t;
-}
-
-/** True when `s` is a register state some stream can produce at q = 64 − p. */
-function validState(s: number, q: number): boolean {
-  if (s === 0) return true;
-  const u = s >>> 2;
-  if (u < 1 || u > q + 1) return false;
-  if (u === 1 && (s & 3) !== 0) return false;
-  if (u === 2 && (s & 1) !== 0) return false;
-  return true;
-}
-
-/** The state holding every run either state holds (exact: a state keeps all merge needs). */
-function union(x: number, y: number): number {
-  if (x === 0) return y;
-  if (y === 0) return x;
-  const ux = x >>> 2;
-  const uy = y >>> 2;
-  const u = ux > uy ? ux : uy;
-  const dx = u - ux;
-  const dy = u - uy;
-  const wx = dx >= 3 ? 0 : (4 | (x & 3)) >>> dx;
-  const wy = dy >= 3 ? 0 : (4 | (y & 3)) >>> dy;
-  return (u << 2) | ((wx | wy) & 3);
+  let table = changeTables[p];
+  if (table !== undefined) return table;
+  const model = valueModel(p, 0);
+  table = new Float64Array(256);
+  for (let s = 0; s < 256; s++) if (validRegister(s, D, model.maxValue)) table[s] = changeProbability(model, s, D);
+  changeTables[p] = table;
+  return table;
 }
 
 /**
@@ -120,6 +113,7 @@ export class UltraLogLog {
   readonly #m: number;
   readonly #q: number;
   readonly #regs: Uint8Array;
+  readonly #model: ValueModel;
   readonly #change: Float64Array;
   readonly #mg: Martingale;
   /** Cached unrounded estimates; −1 when stale. */
@@ -137,6 +131,7 @@ export class UltraLogLog {
     this.#m = 1 << this.#p;
     this.#q = 64 - this.#p;
     this.#regs = new Uint8Array(this.#m);
+    this.#model = valueModel(this.#p, 0);
     this.#change = changeTable(this.#p);
     this.#mg = new Martingale(this.#m);
   }
@@ -215,26 +210,12 @@ export class UltraLogLog {
   }
 
   #addHashed(low: number, high: number): boolean {
-    const p = this.#p;
     const index = low & (this.#m - 1);
-    const run = hashRun(low, high, p);
     const regs = this.#regs;
     const old = regs[index]!;
-    // The register's state after also seeing `run`. A longer run slides the window of seen runs
-    // (bit 2: u, bit 1: u − 1, bit 0: u − 2) down by the difference; a run one or two below u sets
-    // its flag; anything else leaves the register alone, as most adds do.
-    const u = old >>> 2;
-    let next: number;
-    if (run > u) {
-      const d = run - u;
-      next = (run << 2) | (d >= 3 || old === 0 ? 0 : ((4 | (old & 3)) >>> d) & 3);
-    } else {
-      const d = u - run;
-      if (d === 1) next = old | 2;
-      else if (d === 2) next = old | 1;
-      else return false;
-      if (next === old) return false;
-    }
+    // The update value is the run itself (t = 0); most adds leave the register alone.
+    const next = registerWith(old, hashRun(low, high, this.#p), D);
+    if (next === old) return false;
     regs[index] = next;
     this.#fgra = this.#ml = -1;
     this.#mg.step(this.#change[old]!, this.#change[next]!);
@@ -274,8 +255,11 @@ export class UltraLogLog {
     if (estimator === "ml") {
       if (this.#ml < 0) {
         this.#fillCounts();
+        const beta = new Float64Array(65);
+        let alpha = 0;
+        for (let s = 0; s < 256; s++) if (counts[s] !== 0) alpha += mlTerms(this.#model, s, D, counts[s]!, beta);
         // Capped: maximum likelihood is Infinity when every run a register can hold was seen.
-        this.#ml = Math.min(ullMl(counts, this.#m, this.#q), MAX_ESTIMATE);
+        this.#ml = Math.min(mlEstimate(alpha, beta, this.#m), MAX_ESTIMATE);
       }
       return this.#ml;
     }
@@ -304,7 +288,7 @@ export class UltraLogLog {
     const sd =
       estimator === "fgra"
         ? tabulated(`ull-fgra-${this.#p}`, m, (n) => fgraStdDev(n, m, q))
-        : tabulated(`ull-ml-${this.#p}`, m, (n) => ullStdDev(n, m, q));
+        : tabulated(`ull-ml-${this.#p}`, m, (n) => mlStdDev(n, m, this.#model, D));
     return invertedBounds(estimate, z, occupied, m, sd);
   }
 
@@ -370,20 +354,7 @@ export class UltraLogLog {
   }
 
   #mergeSame(other: UltraLogLog): void {
-    const a = this.#regs;
-    const b = other.#regs;
-    let changed = false;
-    for (let i = 0; i < a.length; i++) {
-      const x = a[i]!;
-      const y = b[i]!;
-      if (y === 0 || x === y) continue;
-      const s = union(x, y);
-      if (s !== x) {
-        a[i] = s;
-        changed = true;
-      }
-    }
-    if (changed) this.#fgra = this.#ml = -1;
+    if (mergeRegisters(this.#regs, other.#regs, D)) this.#fgra = this.#ml = -1;
   }
 
   /** True when `v` was built by this class (has its private state), not just given its prototype. */
@@ -427,15 +398,29 @@ export class UltraLogLog {
     for (let j = 0; j < src.length; j++) {
       const s = src[j]!;
       if (s === 0) continue;
-      const upper = j >>> precision;
-      // Non-zero upper index bits fix every element's coarse run at their trailing zeros + 1;
-      // zero ones lengthen each run seen by `shift`, flags and all.
-      const coarse = upper !== 0 ? (32 - Math.clz32(upper & -upper)) << 2 : s + (shift << 2);
+      // Exact for t = 0: the dropped index bits fix or lengthen every element's run (registers.ts).
       const k = j & mask;
-      dst[k] = union(dst[k]!, coarse);
+      dst[k] = unionRegisters(dst[k]!, coarseRegister(s, j >>> precision, shift, 0, D), D);
     }
     out.#mg.lose("downsize()");
     return out;
+  }
+
+  /**
+   * The HyperLogLog the same elements build at this precision: every register's largest run is
+   * HyperLogLog's register (the two sketches hash and split elements alike). At precision 14 it is
+   * the sketch Redis holds for those elements, so `toHyperLogLog().toRedis()` is a key Redis can
+   * `PFCOUNT` and `PFMERGE` with its own (its dense bytes equal Redis's). The result has no martingale
+   * state. O(m).
+   * @throws RangeError at precision 3 (HyperLogLog's precisions are 4..18) or above 18
+   *   (downsize to 18 or less first, exactly).
+   */
+  toHyperLogLog(): HyperLogLog {
+    checkHyperLogLogPrecision(WHERE, this.#p, "downsize(18)");
+    const values = new Uint8Array(this.#m);
+    const regs = this.#regs;
+    for (let i = 0; i < regs.length; i++) if (regs[i] !== 0) values[i] = hyperLogLogRun(this.#model, regs[i]! >>> D);
+    return hyperLogLogOf(this.#p, values, "UltraLogLog.toHyperLogLog()");
   }
 
   /** An independent copy, martingale state included. O(m). */
@@ -519,7 +504,8 @@ export class UltraLogLog {
     r.end();
     const q = 64 - p;
     for (let i = 0; i < m; i++) {
-      if (!validState(body[i]!, q)) throw formatError(WHERE, `register ${i} holds the impossible state ${body[i]}`);
+      if (!validRegister(body[i]!, D, q + 1))
+        throw formatError(WHERE, `register ${i} holds the impossible state ${body[i]}`);
     }
     const u = new UltraLogLog({ precision: p });
     u.#regs.set(body);
@@ -562,18 +548,13 @@ export class UltraLogLog {
     };
     if (this.#regs.length !== this.#m) fail(`${this.#regs.length} registers for m = ${this.#m}`);
     for (let i = 0; i < this.#m; i++) {
-      if (!validState(this.#regs[i]!, this.#q)) fail(`register ${i} holds the impossible state ${this.#regs[i]}`);
+      if (!validRegister(this.#regs[i]!, D, this.#q + 1))
+        fail(`register ${i} holds the impossible state ${this.#regs[i]}`);
     }
     if (this.#mg.lost === null) {
-      const sum = this.#changeSum();
-      if (!this.#mg.sumEquals(sum)) fail(`martingale sum ${this.#mg.sum} != ${sum.value}`);
-      const occupied = this.#m - counts[0]!;
-      if (!(this.#mg.estimate >= occupied && this.#mg.estimate < Number.POSITIVE_INFINITY)) {
-        fail(`martingale estimate ${this.#mg.estimate} < ${occupied}, or not finite`);
-      }
-      if (!(this.#mg.variance >= 0 && this.#mg.variance < Number.POSITIVE_INFINITY)) {
-        fail(`martingale variance ${this.#mg.variance}`);
-      }
+      const sum = this.#changeSum(); // fills counts
+      const problem = this.#mg.problem(sum, this.#m - counts[0]!);
+      if (problem !== null) fail(problem);
     }
     if (this.#fgra >= 0) {
       this.#fillCounts();

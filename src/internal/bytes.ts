@@ -67,6 +67,7 @@ const FORMATS: Record<string, string> = {
   HYLL: "a Redis HYLL string: read it with HyperLogLog.fromRedis()",
   RHLL: "a HyperLogLog's toBytes(): read them with HyperLogLog.fromBytes()",
   RULL: "an UltraLogLog's toBytes(): read them with UltraLogLog.fromBytes()",
+  RELL: "an ExaLogLog's toBytes(): read them with ExaLogLog.fromBytes()",
   RSBF: "a BloomFilter's toBytes(): read them with BloomFilter.fromBytes()",
   RSBB: "a BlockedBloomFilter's toBytes(): read them with BlockedBloomFilter.fromBytes()",
   RSSB: "a ScalableBloomFilter's toBytes(): read them with ScalableBloomFilter.fromBytes()",

@@ -15,6 +15,7 @@ import {
   CountMinSketch,
   CuckooFilter,
   Dict,
+  ExaLogLog,
   GeoSet,
   HyperLogLog,
   type Item,
@@ -67,6 +68,7 @@ interface RedisFormatClass<Self> {
 const stateful = {
   HyperLogLog,
   UltraLogLog,
+  ExaLogLog,
   BloomFilter,
   BlockedBloomFilter,
   ScalableBloomFilter,
@@ -84,6 +86,7 @@ const stateful = {
 const itemStructures = {
   HyperLogLog,
   UltraLogLog,
+  ExaLogLog,
   BloomFilter,
   BlockedBloomFilter,
   ScalableBloomFilter,
@@ -194,6 +197,7 @@ describe("the naming table holds for every exported class", () => {
     const samples: unknown[] = [
       new HyperLogLog(),
       new UltraLogLog(),
+      new ExaLogLog(),
       new BloomFilter({ capacity: 10, errorRate: 0.01 }),
       new BlockedBloomFilter({ capacity: 10, errorRate: 0.01 }),
       new ScalableBloomFilter({ capacity: 10, errorRate: 0.01 }),
@@ -239,6 +243,7 @@ describe("the naming table holds for every exported class", () => {
     const samples: [object, RegExp][] = [
       [HyperLogLog.from(["a"]), /^HyperLogLog \{.*precision: 14/s],
       [UltraLogLog.from(["a"], { precision: 12 }), /^UltraLogLog \{.*precision: 12/s],
+      [ExaLogLog.from(["a"]), /^ExaLogLog \{.*precision: 12, t: 2, d: 24/s],
       [new BloomFilter({ capacity: 10, errorRate: 0.01 }), /^BloomFilter \{.*size: 0.*capacity: 10/s],
       [new BlockedBloomFilter({ capacity: 10, errorRate: 0.01 }), /^BlockedBloomFilter \{.*blocks: 1/s],
       [new ScalableBloomFilter({ capacity: 10, errorRate: 0.01 }), /^ScalableBloomFilter \{.*filters: 1/s],

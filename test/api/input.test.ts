@@ -13,6 +13,7 @@ import {
   CountMinSketch,
   CuckooFilter,
   Dict,
+  ExaLogLog,
   HyperLogLog,
   RedisBloomFilter,
   ScalableBloomFilter,
@@ -66,6 +67,19 @@ const OPTIONS: OptionsEntry[] = [
     optional: true,
   },
   { name: "new UltraLogLog", call: (o) => new UltraLogLog(o as never), base: { precision: 10 }, optional: true },
+  { name: "new ExaLogLog", call: (o) => new ExaLogLog(o as never), base: { precision: 10, d: 20 }, optional: true },
+  {
+    name: "ell.count",
+    call: (o) => ExaLogLog.from(["a"]).count(o as never),
+    base: { estimator: "ml" },
+    optional: true,
+  },
+  {
+    name: "ell.downsize",
+    call: (o) => ExaLogLog.from(["a"]).downsize(o as never),
+    base: { precision: 10, d: 20 },
+    optional: true,
+  },
   { name: "new BloomFilter", call: (o) => new BloomFilter(o as never), base: { capacity: 100, errorRate: 0.01 } },
   {
     name: "new BlockedBloomFilter",
@@ -282,6 +296,13 @@ const BULK: BulkEntry[] = [
     ofStructures: true,
   },
   { name: "ull.addAll", call: (v) => new UltraLogLog({ precision: 8 }).addAll(v as never), good: ["a"] },
+  { name: "ell.addAll", call: (v) => new ExaLogLog({ precision: 8 }).addAll(v as never), good: ["a"] },
+  {
+    name: "ExaLogLog.union",
+    call: (v) => ExaLogLog.union(v as never),
+    good: [new ExaLogLog({ precision: 8 })],
+    ofStructures: true,
+  },
   {
     name: "bf.addAll",
     call: (v) => new BloomFilter({ capacity: 10, errorRate: 0.01 }).addAll(v as never),
@@ -427,6 +448,11 @@ const ITEMS: ItemEntry[] = [
     call: (x: UltraLogLog, i) => x.add(i as never),
   },
   {
+    name: "ell.add",
+    make: () => s0(ExaLogLog.from(["a"], { precision: 8 })),
+    call: (x: ExaLogLog, i) => x.add(i as never),
+  },
+  {
     name: "cms.incrBy",
     make: () => s0(CountMinSketch.from(["a"], { width: 10, depth: 2 })),
     call: (x: CountMinSketch, i) => x.incrBy(i as never, 3),
@@ -492,6 +518,11 @@ const READERS: ReaderEntry[] = [
     name: "UltraLogLog.fromBytes",
     read: UltraLogLog.fromBytes,
     valid: () => UltraLogLog.from(["a"], { precision: 6 }).toBytes(),
+  },
+  {
+    name: "ExaLogLog.fromBytes",
+    read: ExaLogLog.fromBytes,
+    valid: () => ExaLogLog.from(["a"], { precision: 6 }).toBytes(),
   },
   {
     name: "BloomFilter.fromBytes",

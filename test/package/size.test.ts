@@ -19,7 +19,7 @@ const STRUCTURES = ["hll", "bloom", "skiplist", "dict", "idgen", "cuckoo", "cms"
 /** Gzipped bytes allowed per subpath. */
 const BUDGET: Record<string, number> = {
   hash: 7_600,
-  hll: 15_500,
+  hll: 19_500, // 16.2 kB with ExaLogLog
   bloom: 21_000,
   skiplist: 19_000,
   dict: 11_500,
