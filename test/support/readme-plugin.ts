@@ -24,6 +24,23 @@ function documents(root: string): string[] {
   return ["README.md", ...pages];
 }
 
+/**
+ * Each one-line `console.log(…); // comment` of an example becomes `__log("file:line", "comment", …)`,
+ * so the runner checks what it logs against what the comment states (test/support/example-output.ts);
+ * every other `console.log` is captured by the example's own `console`. Nothing reaches the test log.
+ */
+function logged(body: string, file: string, first: number): string {
+  const lines = body.split("\n");
+  return lines
+    .map((text, i) => {
+      const m = text.match(/^(.*?)console\.log\((.*)\);\s*\/\/\s*(.*)$/);
+      if (m === null) return text;
+      const where = JSON.stringify(`${file}:${first + i}`);
+      return `${m[1]}__log(${where}, ${JSON.stringify(m[3])}, ${m[2]});`;
+    })
+    .join("\n");
+}
+
 export function readmeExamples(root: string): Plugin {
   return {
     name: "redstruct-readme-examples",
@@ -57,7 +74,10 @@ export function readmeExamples(root: string): Plugin {
             },
           );
           if (/^import\s/m.test(body)) throw new Error(`${line}: example imports something other than redstruct`);
-          bodies.push(`{ line: ${JSON.stringify(line)}, run: async () => {\n${locals.join("\n")}\n${body}\n} }`);
+          const first = readme.slice(0, m.index).split("\n").length + 1;
+          bodies.push(
+            `{ line: ${JSON.stringify(line)}, run: async (__log) => {\nconst console = { log: (...a) => __log(null, "", ...a) };\n${locals.join("\n")}\n${logged(body, file, first)}\n} }`,
+          );
           n++;
         }
       }
