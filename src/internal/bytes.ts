@@ -61,6 +61,7 @@ const FORMATS: Record<string, string> = {
   RSZS: "a SortedSet's toBytes(): read them with SortedSet.fromBytes()",
   RSGE: "a GeoSet's toBytes(): read them with GeoSet.fromBytes()",
   RSDI: "a Dict's toBytes(): read them with Dict.fromBytes()",
+  RSRO: "a RoaringBitmap's toBytes(): read them with RoaringBitmap.fromBytes()",
 };
 
 /**
