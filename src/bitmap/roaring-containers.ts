@@ -214,14 +214,29 @@ export function bitmapToArray(w: Int32Array, wo: number, out: Uint16Array, to: n
 }
 
 /**
+ * Bytes CRoaring weighs an array container of `card` values at when it picks a kind: 2 + 2·card,
+ * as CRoaring did up to 4.3.2 (the CRoaring in roaring-wasm 1.1.0, against which the tests check
+ * every byte). CRoaring 4.3.3 (PR #702) weighs 2·card, which moves exact ties between an array and
+ * runs; either choice is a valid encoding of the same set.
+ */
+function arrayWeight(card: number): number {
+  return 2 + 2 * card;
+}
+
+/**
  * The kind CRoaring's `convert_run_to_efficient_container` leaves a container of `card` members
- * in `runs` runs: a run container unless an array or a bitmap would serialize smaller (ties keep
- * the runs), else an array up to 4096 members and a bitmap above.
+ * in `runs` runs: a run container unless an array or a bitmap weighs less (ties keep the runs),
+ * else an array up to 4096 members and a bitmap above.
  */
 export function efficientKind(card: number, runs: number): number {
   const asRun = 2 + 4 * runs;
-  if (asRun <= 8192 && asRun <= 2 * card) return RUN;
+  if (asRun <= 8192 && asRun <= arrayWeight(card)) return RUN;
   return card <= ARRAY_MAX ? ARRAY : BITMAP;
+}
+
+/** Whether CRoaring's `convert_run_optimize` turns an array of `card` values in `runs` runs into runs. */
+export function arrayToRunPays(card: number, runs: number): boolean {
+  return 2 + 4 * runs < arrayWeight(card);
 }
 
 /** ARRAY up to 4096 members, BITMAP above: the kind every non-run result of CRoaring takes. */
@@ -257,6 +272,8 @@ export class Containers {
   size = 0;
   /** Bumped by every change, so that iterators notice one. */
   version = 0;
+  /** (n − 1) / (last key − first key): where {@link find} looks first. */
+  scale = 0;
 
   /** Memory held: bytes of the typed arrays. */
   get byteLength(): number {
@@ -295,11 +312,44 @@ export class Containers {
     return c > ARRAY_MAX ? BITMAP_UNITS : c;
   }
 
-  /** Index of the container with `key`, or `~insertionPoint` (negative) when there is none. */
+  /**
+   * Index of the container with `key`, or `~insertionPoint` (negative) when there is none. The
+   * first probe is interpolated between the first and last keys (exact for consecutive keys, close
+   * for evenly spread ones); from there a galloping search brackets the key and a binary search
+   * ends it, so a probe that misses costs O(log distance), never more than O(log n) twice.
+   */
   find(key: number): number {
+    const n = this.n;
+    if (n === 0) return -1;
     const keys = this.keys;
-    let lo = 0;
-    let hi = this.n - 1;
+    let g = ((key - keys[0]!) * this.scale) | 0;
+    if (g < 0) g = 0;
+    else if (g >= n) g = n - 1;
+    const kg = keys[g]!;
+    if (kg === key) return g;
+    let lo: number;
+    let hi: number;
+    if (kg < key) {
+      let step = 1;
+      lo = g + 1;
+      hi = g + 1;
+      while (hi < n && keys[hi]! < key) {
+        lo = hi + 1;
+        step += step;
+        hi = g + step;
+      }
+      if (hi >= n) hi = n - 1;
+    } else {
+      let step = 1;
+      lo = g - 1;
+      hi = g - 1;
+      while (lo >= 0 && keys[lo]! > key) {
+        hi = lo - 1;
+        step += step;
+        lo = g - step;
+      }
+      if (lo < 0) lo = 0;
+    }
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const k = keys[mid]!;
@@ -308,6 +358,13 @@ export class Containers {
       else return mid;
     }
     return ~lo;
+  }
+
+  /** Sets {@link scale} after the first, the last or the number of keys changed. */
+  rescale(): void {
+    const n = this.n;
+    const span = n > 1 ? this.keys[n - 1]! - this.keys[0]! : 0;
+    this.scale = span > 0 ? (n - 1) / span : 0;
   }
 
   /** Empties the table; the typed arrays are dropped. */
@@ -321,6 +378,7 @@ export class Containers {
     this.used = 0;
     this.garbage = 0;
     this.size = 0;
+    this.scale = 0;
     this.version++;
   }
 
@@ -431,6 +489,8 @@ export class Containers {
     this.cards[at] = cardMinus1;
     this.offs[at] = enc;
     this.n = n + 1;
+    if (at === 0 || at === n) this.rescale();
+    else this.scale = n / (this.keys[n]! - this.keys[0]!);
   }
 
   /** Removes container i (its members leave `size` too). */
@@ -442,6 +502,7 @@ export class Containers {
     this.cards.copyWithin(i, i + 1, n);
     this.offs.copyWithin(i, i + 1, n);
     this.n = n - 1;
+    this.rescale();
   }
 
   /**
@@ -843,8 +904,8 @@ export class Containers {
 
   /**
    * CRoaring's `convert_run_optimize` on container i: an array or a bitmap becomes a run container
-   * when that serializes strictly smaller, a run container becomes an array or a bitmap when one of
-   * those serializes strictly smaller. Returns whether the container is a run container after.
+   * when that weighs strictly less, a run container becomes an array or a bitmap when one of those
+   * weighs strictly less (see {@link efficientKind}). Returns whether it is a run container after.
    */
   optimize(i: number, scratch: Uint16Array): boolean {
     const kind = this.kind(i);
@@ -860,7 +921,7 @@ export class Containers {
     }
     if (kind === ARRAY) {
       const runs = arrayRuns(this.arena, o, card);
-      if (2 + 4 * runs >= 2 * card) return false;
+      if (!arrayToRunPays(card, runs)) return false;
       arrayToRuns(this.arena, o, card, scratch, 0);
       this.replaceWithRuns(i, RUN, scratch, 0, runs, card);
       return true;

@@ -19,10 +19,14 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ value: undefined, 
 /** Iterator over the members of a bitmap in [lo, hi), ascending. */
 export class RoaringIterator implements IterableIterator<number> {
   readonly #c: Containers;
-  /** Exclusive upper bound of the members yielded (≤ 2^32). */
+  /** The bounds [start, end) of the members yielded (end ≤ 2^32). */
+  readonly #start: number;
   readonly #end: number;
   #version: number;
+  /** The cursor is past the last member (a change to the bitmap may move it again). */
   #done = false;
+  /** next() has answered done: the iteration is over for good, as a Map iterator's is. */
+  #finished = false;
   /** Container index, its kind, its members' high part (key · 65536) and its data offset. */
   #i = 0;
   #kind = ARRAY;
@@ -39,6 +43,7 @@ export class RoaringIterator implements IterableIterator<number> {
 
   constructor(c: Containers, lo: number, hi: number) {
     this.#c = c;
+    this.#start = lo;
     this.#end = hi;
     this.#version = c.version;
     this.#seek(lo);
@@ -76,6 +81,7 @@ export class RoaringIterator implements IterableIterator<number> {
         if (j === end) continue;
         this.#j = j;
         this.#jEnd = end;
+        this.#done = false;
         return;
       }
       if (kind === BITMAP) {
@@ -83,6 +89,7 @@ export class RoaringIterator implements IterableIterator<number> {
         this.#j = wo + (low >>> 5);
         this.#jEnd = wo + WORDS;
         this.#bits = c.words[this.#j]! & (-1 << (low & 31));
+        this.#done = false;
         return;
       }
       const a = c.arena;
@@ -97,19 +104,20 @@ export class RoaringIterator implements IterableIterator<number> {
       }
       this.#j = r;
       this.#jEnd = nr;
+      this.#done = false;
       return;
     }
     this.#done = true;
   }
 
   next(): IteratorResult<number, undefined> {
-    if (this.#done) return DONE;
+    if (this.#finished) return DONE;
     const c = this.#c;
     if (c.version !== this.#version) {
       this.#version = c.version;
-      this.#seek(this.#last + 1);
-      if (this.#done) return DONE;
+      this.#seek(Math.max(this.#last + 1, this.#start));
     }
+    if (this.#done) return this.#finish();
     let low: number;
     for (;;) {
       if (this.#kind === ARRAY) {
@@ -140,20 +148,21 @@ export class RoaringIterator implements IterableIterator<number> {
         }
       }
       this.#load(this.#i + 1, 0);
-      if (this.#done) return DONE;
+      if (this.#done) return this.#finish();
     }
     const value = this.#base + low;
-    if (value >= this.#end) {
-      this.#done = true;
-      return DONE;
-    }
+    if (value >= this.#end) return this.#finish();
     this.#last = value;
     return { value, done: false };
   }
 
+  #finish(): IteratorResult<number, undefined> {
+    this.#finished = true;
+    return DONE;
+  }
+
   /** Ends the iteration (a `break` out of `for … of`). */
   return(): IteratorResult<number, undefined> {
-    this.#done = true;
-    return DONE;
+    return this.#finish();
   }
 }

@@ -31,7 +31,6 @@
 import { ByteReader } from "../internal/bytes.js";
 import { formatError } from "../internal/errors.js";
 import {
-  ARRAY,
   ARRAY_MAX,
   BITMAP,
   BITMAP_UNITS,
@@ -88,69 +87,101 @@ export function writePortable(c: Containers, out?: Uint8Array, at = 0): Uint8Arr
   const size = portableSize(c);
   const bytes = out ?? new Uint8Array(size);
   let p = at;
-  const u16 = (v: number) => {
-    bytes[p] = v & 0xff;
-    bytes[p + 1] = v >>> 8;
-    p += 2;
-  };
-  const u32 = (v: number) => {
-    bytes[p] = v & 0xff;
-    bytes[p + 1] = (v >>> 8) & 0xff;
-    bytes[p + 2] = (v >>> 16) & 0xff;
-    bytes[p + 3] = v >>> 24;
-    p += 4;
-  };
   if (runs) {
-    u32((COOKIE_RUNS | ((n - 1) << 16)) >>> 0);
+    p = put32(bytes, p, (COOKIE_RUNS | ((n - 1) << 16)) >>> 0);
     for (let i = 0; i < n; i++) if (c.offs[i]! < 0) bytes[p + (i >>> 3)] = bytes[p + (i >>> 3)]! | (1 << (i & 7));
     p += (n + 7) >>> 3;
   } else {
-    u32(COOKIE_NO_RUNS);
-    u32(n);
+    p = put32(bytes, p, COOKIE_NO_RUNS);
+    p = put32(bytes, p, n);
   }
+  const keys = c.keys;
+  const cards = c.cards;
   for (let i = 0; i < n; i++) {
-    u16(c.keys[i]!);
-    u16(c.cards[i]!);
+    const k = keys[i]!;
+    const d = cards[i]!;
+    bytes[p] = k & 0xff;
+    bytes[p + 1] = k >>> 8;
+    bytes[p + 2] = d & 0xff;
+    bytes[p + 3] = d >>> 8;
+    p += 4;
   }
   if (!runs || n >= NO_OFFSET_THRESHOLD) {
     let offset = headerBytes(n, runs);
     for (let i = 0; i < n; i++) {
-      u32(offset);
+      p = put32(bytes, p, offset);
       offset += dataBytes(c, i);
     }
   }
   const a = c.arena;
+  // Every container's data has an even length, so all of them start at the parity of the first:
+  // when even (and the platform little-endian), 16-bit values are stored through a 16-bit view.
+  const view =
+    LITTLE_ENDIAN && (bytes.byteOffset & 1) === 0 && (p & 1) === 0
+      ? new Uint16Array(bytes.buffer, bytes.byteOffset, bytes.length >>> 1)
+      : null;
   for (let i = 0; i < n; i++) {
-    const kind = c.kind(i);
-    const o = c.off(i);
-    if (kind === ARRAY) {
-      const card = c.cards[i]! + 1;
-      if (LITTLE_ENDIAN && card >= 64) {
-        bytes.set(new Uint8Array(a.buffer, a.byteOffset + 2 * o, 2 * card), p);
-        p += 2 * card;
+    const e = c.offs[i]!;
+    if (e < 0) {
+      const o = ~e;
+      const nr = a[o]!;
+      if (view !== null) {
+        let q = (p >>> 1) + 1;
+        view[q - 1] = nr;
+        for (let r = 0; r < nr; r++, q += 2) {
+          const s = a[o + 1 + 2 * r]!;
+          view[q] = s;
+          view[q + 1] = a[o + 2 + 2 * r]! - s;
+        }
       } else {
-        for (let k = o; k < o + card; k++) u16(a[k]!);
+        bytes[p] = nr & 0xff;
+        bytes[p + 1] = nr >>> 8;
+        for (let r = 0; r < nr; r++) {
+          const s = a[o + 1 + 2 * r]!;
+          const len = a[o + 2 + 2 * r]! - s;
+          const q = p + 2 + 4 * r;
+          bytes[q] = s & 0xff;
+          bytes[q + 1] = s >>> 8;
+          bytes[q + 2] = len & 0xff;
+          bytes[q + 3] = len >>> 8;
+        }
       }
-    } else if (kind === BITMAP) {
+      p += 2 + 4 * nr;
+      continue;
+    }
+    const card = cards[i]! + 1;
+    if (card > ARRAY_MAX) {
       if (LITTLE_ENDIAN) {
-        bytes.set(new Uint8Array(a.buffer, a.byteOffset + 2 * o, 8192), p);
-        p += 8192;
+        bytes.set(new Uint8Array(a.buffer, a.byteOffset + 2 * e, 8192), p);
       } else {
         const w = c.words;
-        for (let k = o >>> 1; k < (o >>> 1) + WORDS; k++) u32(w[k]! >>> 0);
+        for (let k = 0; k < WORDS; k++) put32(bytes, p + 4 * k, w[(e >>> 1) + k]! >>> 0);
       }
+      p += 8192;
+    } else if (view !== null) {
+      if (card >= 64) view.set(a.subarray(e, e + card), p >>> 1);
+      else for (let k = 0, q = p >>> 1; k < card; k++) view[q + k] = a[e + k]!;
+      p += 2 * card;
     } else {
-      const nr = a[o]!;
-      u16(nr);
-      for (let r = 0; r < nr; r++) {
-        const s = a[o + 1 + 2 * r]!;
-        u16(s);
-        u16(a[o + 2 + 2 * r]! - s);
+      for (let k = 0; k < card; k++) {
+        const v = a[e + k]!;
+        bytes[p + 2 * k] = v & 0xff;
+        bytes[p + 2 * k + 1] = v >>> 8;
       }
+      p += 2 * card;
     }
   }
   if (p !== at + size) throw new Error(`redstruct internal: wrote ${p - at} of ${size} portable bytes`);
   return bytes;
+}
+
+/** Writes v as 32 bits little-endian at bytes[p]; returns p + 4. */
+function put32(bytes: Uint8Array, p: number, v: number): number {
+  bytes[p] = v & 0xff;
+  bytes[p + 1] = (v >>> 8) & 0xff;
+  bytes[p + 2] = (v >>> 16) & 0xff;
+  bytes[p + 3] = v >>> 24;
+  return p + 4;
 }
 
 /**

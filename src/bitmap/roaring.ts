@@ -13,7 +13,7 @@
  * Kinds change exactly where CRoaring changes them, so `toPortable()` writes CRoaring's bytes for
  * the same operations: adding to a full array (4096 values) makes a bitmap; deleting from a bitmap
  * down to 4096 makes an array; single adds and deletes never change a run container's kind;
- * `addRange` on a missing container makes an array of up to 2 values, else runs, and follows
+ * `addRange` on a missing container makes an array of one value, else one run, and follows
  * CRoaring's `container_add_range` elsewhere (a bitmap or array filled to 65536 becomes one run, an
  * array past 4096 a bitmap, runs past 2048 a bitmap or array); `deleteRange` follows
  * `container_remove_range` (runs are then stored as the smallest kind); set operations give the
@@ -615,6 +615,7 @@ function adopt(c: Containers, from: Containers): void {
   c.used = from.used;
   c.garbage = from.garbage;
   c.size = from.size;
+  c.scale = from.scale;
   c.version++;
 }
 
@@ -626,14 +627,13 @@ function addRangeIn(c: Containers, key: number, min: number, max: number, scratc
   const span = max - min + 1;
   let i = c.find(key);
   if (i < 0) {
-    // container_range_of_ones: an array of up to 2 values, else one run.
+    // container_range_of_ones(min, max + 1) takes max + 1 − min + 1 for the cardinality and makes
+    // an array when that is at most 2: so one value is an array, two or more are one run.
     i = ~i;
-    if (span <= 2) {
-      scratch[0] = min;
-      scratch[1] = max;
+    if (span === 1) {
       const o = c.alloc(4, false);
-      copyInto(c, o, scratch, 0, span);
-      c.insertRow(i, key, span - 1, o);
+      c.arena[o] = min;
+      c.insertRow(i, key, 0, o);
     } else {
       const o = c.alloc(capFor(3), false);
       c.arena[o] = 1;
@@ -716,11 +716,6 @@ function fullRun(c: Containers, i: number, scratch: Uint16Array): void {
 function copyFrom(scratch: Uint16Array, to: number, c: Containers, from: number, len: number): void {
   const a = c.arena;
   for (let k = 0; k < len; k++) scratch[to + k] = a[from + k]!;
-}
-
-/** Copies `len` scratch values into c's arena at `o`. */
-function copyInto(c: Containers, o: number, scratch: Uint16Array, from: number, len: number): void {
-  for (let k = 0; k < len; k++) c.arena[o + k] = scratch[from + k]!;
 }
 
 /**
