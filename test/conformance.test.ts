@@ -7,6 +7,7 @@
  * until it is.
  */
 import { describe, expect, it } from "vitest";
+import { RoaringBitmap } from "../src/bitmap/roaring.js";
 import * as redstruct from "../src/index.js";
 import {
   BlockedBloomFilter,
@@ -75,6 +76,7 @@ const stateful = {
   SortedSet,
   GeoSet,
   Dict,
+  RoaringBitmap,
 } satisfies Record<string, StatefulClass<Stateful<unknown>>>;
 
 const itemStructures = {
@@ -201,6 +203,7 @@ describe("the naming table holds for every exported class", () => {
       new SortedSet(),
       new GeoSet(),
       new Dict(),
+      new RoaringBitmap(),
     ];
     expect(samples.length).toBe(Object.keys(stateful).length);
     for (const s of samples) {
