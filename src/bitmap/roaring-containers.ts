@@ -35,6 +35,19 @@ export const RUN = 2;
 const EMPTY16 = new Uint16Array(0);
 const EMPTY32 = new Int32Array(0);
 
+/**
+ * A Uint16Array that grows (doubling) to the length asked for, so that working space follows what
+ * an operation needs rather than the worst case (a container's 65536 values). `get` may return a
+ * new array: ask before writing, and keep no older reference.
+ */
+export class Scratch16 {
+  #a = EMPTY16;
+  get(n: number): Uint16Array {
+    if (this.#a.length < n) this.#a = new Uint16Array(Math.max(n, 2 * this.#a.length, 64));
+    return this.#a;
+  }
+}
+
 /** Bits set in a 32-bit integer. */
 export function popcount(v: number): number {
   v -= (v >>> 1) & 0x55555555;
@@ -52,9 +65,12 @@ export function capFor(n: number): number {
   return (n + step - 1) & -step;
 }
 
-/** Copies `len` units within or between Uint16Arrays (a loop for short spans, `set` for long ones). */
+/**
+ * Copies `len` units within or between Uint16Arrays: a loop for spans under 256 units, where making
+ * the `subarray` view that `set` needs costs more than the copy, `copyWithin` / `set` above.
+ */
 export function copy16(src: Uint16Array, from: number, dst: Uint16Array, to: number, len: number): void {
-  if (len < 48) {
+  if (len < 256) {
     if (src === dst && to > from) for (let k = len - 1; k >= 0; k--) dst[to + k] = src[from + k]!;
     else for (let k = 0; k < len; k++) dst[to + k] = src[from + k]!;
   } else if (src === dst) {
@@ -272,7 +288,12 @@ export class Containers {
   size = 0;
   /** Bumped by every change, so that iterators notice one. */
   version = 0;
-  /** (n − 1) / (last key − first key): where {@link find} looks first. */
+  /**
+   * The first key, and 2^16 · (n − 1) / (last key − first key) rounded down: {@link find} looks
+   * first at row (key − first) · scale / 2^16, in 32-bit integer arithmetic (the product stays
+   * below 2^32 since n − 1 ≤ last key − first key).
+   */
+  first = 0;
   scale = 0;
 
   /** Memory held: bytes of the typed arrays. */
@@ -322,9 +343,9 @@ export class Containers {
     const n = this.n;
     if (n === 0) return -1;
     const keys = this.keys;
-    let g = ((key - keys[0]!) * this.scale) | 0;
-    if (g < 0) g = 0;
-    else if (g >= n) g = n - 1;
+    const d = key - this.first;
+    let g = d <= 0 ? 0 : Math.imul(d, this.scale) >>> 16;
+    if (g >= n) g = n - 1;
     const kg = keys[g]!;
     if (kg === key) return g;
     let lo: number;
@@ -360,11 +381,12 @@ export class Containers {
     return ~lo;
   }
 
-  /** Sets {@link scale} after the first, the last or the number of keys changed. */
+  /** Sets {@link first} and {@link scale} after the first, the last or the number of keys changed. */
   rescale(): void {
     const n = this.n;
-    const span = n > 1 ? this.keys[n - 1]! - this.keys[0]! : 0;
-    this.scale = span > 0 ? (n - 1) / span : 0;
+    this.first = n > 0 ? this.keys[0]! : 0;
+    const span = n > 1 ? this.keys[n - 1]! - this.first : 0;
+    this.scale = span > 0 ? Math.floor((65536 * (n - 1)) / span) : 0;
   }
 
   /** Empties the table; the typed arrays are dropped. */
@@ -378,6 +400,7 @@ export class Containers {
     this.used = 0;
     this.garbage = 0;
     this.size = 0;
+    this.first = 0;
     this.scale = 0;
     this.version++;
   }
@@ -458,8 +481,13 @@ export class Containers {
   /** Drops the garbage and every spare unit and row: the typed arrays hold exactly the containers. */
   trim(): void {
     if (this.n !== this.keys.length) this.#resizeRows(this.n);
-    const size = evenUp(this.#layoutSize());
-    if (this.garbage !== 0 || this.arena.length !== size) this.#relayout(size);
+    if (this.garbage !== 0) {
+      this.#relayout(evenUp(this.#layoutSize()));
+    } else if (this.arena.length !== evenUp(this.used)) {
+      // No garbage: the slots fill [0, used) already, so the prefix is the exact layout.
+      this.arena = this.arena.slice(0, evenUp(this.used));
+      this.words = new Int32Array(this.arena.buffer);
+    }
   }
 
   // ---------------------------------------------------------------- rows
@@ -489,8 +517,7 @@ export class Containers {
     this.cards[at] = cardMinus1;
     this.offs[at] = enc;
     this.n = n + 1;
-    if (at === 0 || at === n) this.rescale();
-    else this.scale = n / (this.keys[n]! - this.keys[0]!);
+    this.rescale();
   }
 
   /** Removes container i (its members leave `size` too). */
@@ -580,7 +607,7 @@ export class Containers {
   }
 
   /** Appends a container holding the bitmap src[from…] of `card` members as the kind given. */
-  pushBitmapAs(kind: number, key: number, src: Int32Array, from: number, card: number, scratch: Uint16Array): void {
+  pushBitmapAs(kind: number, key: number, src: Int32Array, from: number, card: number, scratch: Scratch16): void {
     if (kind === BITMAP) {
       this.pushBitmap(key, src, from, card);
     } else if (kind === ARRAY) {
@@ -589,8 +616,9 @@ export class Containers {
       this.insertRow(this.n, key, card - 1, o);
       this.size += card;
     } else {
-      const runs = bitmapToRuns(src, from, scratch, 0);
-      this.pushRun(key, scratch, 0, runs, card);
+      const buf = scratch.get(2 * bitmapRuns(src, from));
+      const runs = bitmapToRuns(src, from, buf, 0);
+      this.pushRun(key, buf, 0, runs, card);
     }
   }
 
@@ -872,10 +900,11 @@ export class Containers {
    * Replaces container i's data with the bitmap src[from…] (not this arena's) holding `card`
    * members, as the kind given.
    */
-  replaceWithBitmap(i: number, kind: number, src: Int32Array, from: number, card: number, scratch: Uint16Array): void {
+  replaceWithBitmap(i: number, kind: number, src: Int32Array, from: number, card: number, scratch: Scratch16): void {
     if (kind === RUN) {
-      const runs = bitmapToRuns(src, from, scratch, 0);
-      this.replaceWithRuns(i, RUN, scratch, 0, runs, card);
+      const buf = scratch.get(2 * bitmapRuns(src, from));
+      const runs = bitmapToRuns(src, from, buf, 0);
+      this.replaceWithRuns(i, RUN, buf, 0, runs, card);
       return;
     }
     let o: number;
@@ -907,7 +936,7 @@ export class Containers {
    * when that weighs strictly less, a run container becomes an array or a bitmap when one of those
    * weighs strictly less (see {@link efficientKind}). Returns whether it is a run container after.
    */
-  optimize(i: number, scratch: Uint16Array): boolean {
+  optimize(i: number, scratch: Scratch16): boolean {
     const kind = this.kind(i);
     const card = this.cards[i]! + 1;
     const o = this.off(i);
@@ -915,21 +944,24 @@ export class Containers {
       const runs = this.arena[o]!;
       const best = efficientKind(card, runs);
       if (best === RUN) return true;
-      copy16(this.arena, o + 1, scratch, 0, 2 * runs);
-      this.replaceWithRuns(i, best, scratch, 0, runs, card);
+      const buf = scratch.get(2 * runs);
+      copy16(this.arena, o + 1, buf, 0, 2 * runs);
+      this.replaceWithRuns(i, best, buf, 0, runs, card);
       return false;
     }
     if (kind === ARRAY) {
       const runs = arrayRuns(this.arena, o, card);
       if (!arrayToRunPays(card, runs)) return false;
-      arrayToRuns(this.arena, o, card, scratch, 0);
-      this.replaceWithRuns(i, RUN, scratch, 0, runs, card);
+      const buf = scratch.get(2 * runs);
+      arrayToRuns(this.arena, o, card, buf, 0);
+      this.replaceWithRuns(i, RUN, buf, 0, runs, card);
       return true;
     }
     const runs = bitmapRuns(this.words, o >>> 1);
     if (2 + 4 * runs >= 8192) return false;
-    bitmapToRuns(this.words, o >>> 1, scratch, 0);
-    this.replaceWithRuns(i, RUN, scratch, 0, runs, card);
+    const buf = scratch.get(2 * runs);
+    bitmapToRuns(this.words, o >>> 1, buf, 0);
+    this.replaceWithRuns(i, RUN, buf, 0, runs, card);
     return true;
   }
 

@@ -13,7 +13,7 @@
  */
 import { checkBytes } from "../internal/bytes.js";
 import { containersOf, type RoaringBitmap, wrapContainers } from "./roaring.js";
-import { ARRAY, ARRAY_MAX, BITMAP, Containers, FULL, popcount, WORDS } from "./roaring-containers.js";
+import { ARRAY, ARRAY_MAX, BITMAP, Containers, FULL, popcount, Scratch16, WORDS } from "./roaring-containers.js";
 
 /** REVERSED[b] is the byte b with its bits in the opposite order. */
 const REVERSED = (() => {
@@ -90,7 +90,7 @@ export function roaringFromRedisString(bytes: Uint8Array): RoaringBitmap {
   }
   const c = new Containers();
   const w = new Int32Array(WORDS);
-  const values = new Uint16Array(ARRAY_MAX);
+  const scratch = new Scratch16();
   for (let key = 0; key < chunks; key++) {
     const from = key * 8192;
     const to = Math.min(bytes.length, from + 8192);
@@ -112,7 +112,7 @@ export function roaringFromRedisString(bytes: Uint8Array): RoaringBitmap {
     }
     if (card === 0) continue;
     if (card > ARRAY_MAX) c.pushBitmap(key, w, 0, card);
-    else c.pushBitmapAs(ARRAY, key, w, 0, card, values);
+    else c.pushBitmapAs(ARRAY, key, w, 0, card, scratch);
   }
   c.trim();
   return wrapContainers(c);

@@ -29,6 +29,7 @@ import {
   popcount,
   RUN,
   runBefore,
+  Scratch16,
   setBits,
   WORDS,
 } from "./roaring-containers.js";
@@ -40,18 +41,29 @@ export const XOR = 2;
 export const ANDNOT = 3;
 export const IOR = 4;
 
-/** Working buffers of one set operation (allocated per call, never shared between calls). */
+/**
+ * Working buffers of one set operation, made per call (never shared between calls) and grown to
+ * what the containers met need.
+ */
 export class Scratch {
-  /** Values or run pairs of a result; also the run pairs of a converted operand. */
-  readonly out = new Uint16Array(2 * FULL + 16);
+  /** Values or run pairs of a result. */
+  readonly out = new Scratch16();
   /** Run pairs of the first operand when it is not a run container. */
-  readonly xr = new Uint16Array(2 * FULL);
+  readonly xr = new Scratch16();
   /** Run pairs of the second operand when it is not a run container. */
-  readonly yr = new Uint16Array(2 * FULL);
-  /** Bitmap words of a result. */
-  readonly w = new Int32Array(WORDS);
-  /** Cardinality of the last sweep's result. */
+  readonly yr = new Scratch16();
+  #w: Int32Array | null = null;
+  /** Cardinality of the last run merge's result. */
   card = 0;
+  /** Where {@link runsOf} left an operand's first pair, and its number of runs. */
+  at = 0;
+  count = 0;
+
+  /** Bitmap words of a result (8 KiB, made on first use). */
+  get w(): Int32Array {
+    this.#w ??= new Int32Array(WORDS);
+    return this.#w;
+  }
 }
 
 /**
@@ -328,13 +340,120 @@ function sweep(
   return r;
 }
 
-/** Container i of c as runs: [array, offset of the first pair, number of runs], converted into `buf` unless a run. */
-function runsOf(c: Containers, i: number, buf: Uint16Array): [Uint16Array, number, number] {
+/**
+ * Container i of c as runs: returns the array holding its (start, last) pairs, converted into
+ * `scratch` unless it is a run container, and leaves the first pair's offset in `s.at` and the
+ * number of runs in `s.count`.
+ */
+function runsOf(c: Containers, i: number, scratch: Scratch16, s: Scratch): Uint16Array {
   const kind = c.kind(i);
   const o = c.off(i);
-  if (kind === RUN) return [c.arena, o + 1, c.arena[o]!];
-  if (kind === ARRAY) return [buf, 0, arrayToRuns(c.arena, o, c.cards[i]! + 1, buf, 0)];
-  return [buf, 0, bitmapToRuns(c.words, o >>> 1, buf, 0)];
+  if (kind === RUN) {
+    s.at = o + 1;
+    s.count = c.arena[o]!;
+    return c.arena;
+  }
+  s.at = 0;
+  if (kind === ARRAY) {
+    const card = c.cards[i]! + 1;
+    const buf = scratch.get(2 * card);
+    s.count = arrayToRuns(c.arena, o, card, buf, 0);
+    return buf;
+  }
+  const buf = scratch.get(FULL);
+  s.count = bitmapToRuns(c.words, o >>> 1, buf, 0);
+  return buf;
+}
+
+/**
+ * The union of two lists of runs (pairs start, last) into out[0…], overlapping and touching runs
+ * joined; returns the number of runs, their cardinality left in `s.card`.
+ */
+function unionRuns(
+  a: Uint16Array,
+  ao: number,
+  an: number,
+  b: Uint16Array,
+  bo: number,
+  bn: number,
+  out: Uint16Array,
+  s: Scratch,
+): number {
+  let i = 0;
+  let j = 0;
+  let r = 0;
+  let card = 0;
+  let start = -1;
+  let last = -2;
+  while (i < an || j < bn) {
+    let ns: number;
+    let nl: number;
+    if (j >= bn || (i < an && a[ao + 2 * i]! <= b[bo + 2 * j]!)) {
+      ns = a[ao + 2 * i]!;
+      nl = a[ao + 2 * i + 1]!;
+      i++;
+    } else {
+      ns = b[bo + 2 * j]!;
+      nl = b[bo + 2 * j + 1]!;
+      j++;
+    }
+    if (ns <= last + 1) {
+      if (nl > last) last = nl;
+    } else {
+      if (start >= 0) {
+        out[2 * r] = start;
+        out[2 * r + 1] = last;
+        r++;
+        card += last - start + 1;
+      }
+      start = ns;
+      last = nl;
+    }
+  }
+  if (start >= 0) {
+    out[2 * r] = start;
+    out[2 * r + 1] = last;
+    r++;
+    card += last - start + 1;
+  }
+  s.card = card;
+  return r;
+}
+
+/** The intersection of two lists of runs into out[0…]; returns the number of runs, their cardinality in `s.card`. */
+function intersectRuns(
+  a: Uint16Array,
+  ao: number,
+  an: number,
+  b: Uint16Array,
+  bo: number,
+  bn: number,
+  out: Uint16Array,
+  s: Scratch,
+): number {
+  let i = 0;
+  let j = 0;
+  let r = 0;
+  let card = 0;
+  while (i < an && j < bn) {
+    const as = a[ao + 2 * i]!;
+    const al = a[ao + 2 * i + 1]!;
+    const bs = b[bo + 2 * j]!;
+    const bl = b[bo + 2 * j + 1]!;
+    const lo = as > bs ? as : bs;
+    const hi = al < bl ? al : bl;
+    if (lo <= hi) {
+      // Intersections of sorted disjoint runs never touch: two in a row are split by a gap of one run.
+      out[2 * r] = lo;
+      out[2 * r + 1] = hi;
+      r++;
+      card += hi - lo + 1;
+    }
+    if (al < bl) i++;
+    else j++;
+  }
+  s.card = card;
+  return r;
 }
 
 // ---------------------------------------------------------------- one pair of containers
@@ -366,25 +485,36 @@ function combine(
   if (kx === ARRAY && ky === ARRAY) {
     const a = x.arena;
     const b = y.arena;
+    const buf = s.out.get(cx + cy);
     let n: number;
-    if (op === AND) n = intersectArrays(a, xo, cx, b, yo, cy, s.out);
-    else if (op === ANDNOT) n = diffArrays(a, xo, cx, b, yo, cy, s.out);
-    else if (op === XOR) n = xorArrays(a, xo, cx, b, yo, cy, s.out);
-    else n = unionArrays(a, xo, cx, b, yo, cy, s.out);
+    if (op === AND) n = intersectArrays(a, xo, cx, b, yo, cy, buf);
+    else if (op === ANDNOT) n = diffArrays(a, xo, cx, b, yo, cy, buf);
+    else if (op === XOR) n = xorArrays(a, xo, cx, b, yo, cy, buf);
+    else n = unionArrays(a, xo, cx, b, yo, cy, buf);
     if (n === 0) return;
-    if (n <= ARRAY_MAX) out.pushArray(key, s.out, 0, n);
-    else arrayAsBitmap(out, key, s.out, n, s);
+    if (n <= ARRAY_MAX) out.pushArray(key, buf, 0, n);
+    else arrayAsBitmap(out, key, buf, n, s);
     return;
   }
   if (kx !== RUN && ky !== RUN) {
     bitmapPair(op, out, key, x, i, kx, y, j, ky, s);
     return;
   }
-  const [a, ao, an] = runsOf(x, i, s.xr);
-  const [b, bo, bn] = runsOf(y, j, s.yr);
-  const runs = sweep(op === IOR ? OR : op, a, ao, an, b, bo, bn, s.out, s);
+  const a = runsOf(x, i, s.xr, s);
+  const ao = s.at;
+  const an = s.count;
+  const b = runsOf(y, j, s.yr, s);
+  const bo = s.at;
+  const bn = s.count;
+  const buf = s.out.get(2 * (an + bn));
+  const runs =
+    op === OR || op === IOR
+      ? unionRuns(a, ao, an, b, bo, bn, buf, s)
+      : op === AND
+        ? intersectRuns(a, ao, an, b, bo, bn, buf, s)
+        : sweep(op, a, ao, an, b, bo, bn, buf, s);
   const kind = resultKind(op, kx, ky, cx, cy, s.card, runs);
-  if (kind >= 0) out.pushRunsAs(kind, key, s.out, 0, runs, s.card);
+  if (kind >= 0) out.pushRunsAs(kind, key, buf, 0, runs, s.card);
 }
 
 /** Appends the sorted values out[0, n) (more than 4096 of them) as a bitmap container. */
@@ -441,12 +571,13 @@ function bitmapPair(
   if (op === AND || (op === ANDNOT && xArray)) {
     // The array's values in (AND) or not in (array minus bitmap) the bitmap: an array.
     const keep = op === AND;
+    const buf = s.out.get(an);
     let n = 0;
     for (let k = ao; k < ao + an; k++) {
       const v = arr[k]!;
-      if (((bw[bo + (v >>> 5)]! & (1 << (v & 31))) !== 0) === keep) s.out[n++] = v;
+      if (((bw[bo + (v >>> 5)]! & (1 << (v & 31))) !== 0) === keep) buf[n++] = v;
     }
-    if (n > 0) out.pushArray(key, s.out, 0, n);
+    if (n > 0) out.pushArray(key, buf, 0, n);
     return;
   }
   w.set(bw.subarray(bo, bo + WORDS));
@@ -561,9 +692,11 @@ function andCard(x: Containers, i: number, y: Containers, j: number, s: Scratch)
     }
     return n;
   }
-  const [a, ao, an] = runsOf(x, i, s.xr);
-  const [b, bo, bn] = runsOf(y, j, s.yr);
-  sweep(AND, a, ao, an, b, bo, bn, s.out, s);
+  const a = runsOf(x, i, s.xr, s);
+  const ao = s.at;
+  const an = s.count;
+  const b = runsOf(y, j, s.yr, s);
+  intersectRuns(a, ao, an, b, s.at, s.count, s.out.get(2 * (an + s.count)), s);
   return s.card;
 }
 
@@ -625,7 +758,9 @@ function andCardMany(list: Containers[], pos: Int32Array, s: Scratch): number {
   }
   const c = list[smallest]!;
   const i = pos[smallest]!;
-  const [a, ao, an] = runsOf(c, i, s.xr);
+  const a = runsOf(c, i, s.xr, s);
+  const ao = s.at;
+  const an = s.count;
   let n = 0;
   for (let r = 0; r < an; r++) {
     const last = a[ao + 2 * r + 1]!;

@@ -70,6 +70,7 @@ import {
   FULL,
   lowerBound,
   RUN,
+  Scratch16,
   setBits,
   WORDS,
 } from "./roaring-containers.js";
@@ -339,7 +340,7 @@ export class RoaringBitmap implements Iterable<number> {
     if (lo >= hi) return 0;
     const before = c.size;
     const last = hi - 1;
-    const scratch = new Uint16Array(2 * FULL + 4);
+    const scratch = new Scratch16();
     for (let key = Math.floor(lo / 65536); key <= Math.floor(last / 65536); key++) {
       const min = key === Math.floor(lo / 65536) ? lo % 65536 : 0;
       const max = key === Math.floor(last / 65536) ? last % 65536 : 65535;
@@ -363,7 +364,7 @@ export class RoaringBitmap implements Iterable<number> {
     const last = hi - 1;
     const loKey = Math.floor(lo / 65536);
     const hiKey = Math.floor(last / 65536);
-    const scratch = new Uint16Array(2 * FULL + 4);
+    const scratch = new Scratch16();
     let i = c.find(loKey);
     if (i < 0) i = ~i;
     while (i < c.n && c.keys[i]! <= hiKey) {
@@ -494,7 +495,7 @@ export class RoaringBitmap implements Iterable<number> {
    */
   runOptimize(): boolean {
     const c = RoaringBitmap.#of(this);
-    const scratch = new Uint16Array(2 * FULL + 4);
+    const scratch = new Scratch16();
     let runs = false;
     for (let i = 0; i < c.n; i++) if (c.optimize(i, scratch)) runs = true;
     c.trim();
@@ -615,6 +616,7 @@ function adopt(c: Containers, from: Containers): void {
   c.used = from.used;
   c.garbage = from.garbage;
   c.size = from.size;
+  c.first = from.first;
   c.scale = from.scale;
   c.version++;
 }
@@ -623,7 +625,7 @@ function adopt(c: Containers, from: Containers): void {
  * Adds [min, max] (inclusive low values) to the container with `key`, creating it if missing, as
  * CRoaring's `roaring_bitmap_add_range_closed` does.
  */
-function addRangeIn(c: Containers, key: number, min: number, max: number, scratch: Uint16Array): void {
+function addRangeIn(c: Containers, key: number, min: number, max: number, scratch: Scratch16): void {
   const span = max - min + 1;
   let i = c.find(key);
   if (i < 0) {
@@ -667,10 +669,11 @@ function addRangeIn(c: Containers, key: number, min: number, max: number, scratc
     if (union === FULL) {
       fullRun(c, i, scratch);
     } else if (union <= ARRAY_MAX) {
-      copyFrom(scratch, 0, c, o, less);
-      for (let v = min; v <= max; v++) scratch[less + v - min] = v;
-      copyFrom(scratch, less + span, c, o + card - greater, greater);
-      c.replaceWithArray(i, scratch, 0, union);
+      const buf = scratch.get(union);
+      copyFrom(buf, 0, c, o, less);
+      for (let v = min; v <= max; v++) buf[less + v - min] = v;
+      copyFrom(buf, less + span, c, o + card - greater, greater);
+      c.replaceWithArray(i, buf, 0, union);
     } else {
       const w = new Int32Array(WORDS);
       for (let k = o; k < o + card; k++) w[a[k]! >>> 5] = w[a[k]! >>> 5]! | (1 << (a[k]! & 31));
@@ -694,22 +697,24 @@ function addRangeIn(c: Containers, key: number, min: number, max: number, scratc
     hi = Math.max(hi, a[o + 2 + 2 * (less + common - 1)]!);
   }
   const runs = less + 1 + greater;
-  copyFrom(scratch, 0, c, o + 1, 2 * less);
-  scratch[2 * less] = lo;
-  scratch[2 * less + 1] = hi;
-  copyFrom(scratch, 2 * less + 2, c, o + 1 + 2 * (nr - greater), 2 * greater);
+  const buf = scratch.get(2 * runs);
+  copyFrom(buf, 0, c, o + 1, 2 * less);
+  buf[2 * less] = lo;
+  buf[2 * less + 1] = hi;
+  copyFrom(buf, 2 * less + 2, c, o + 1 + 2 * (nr - greater), 2 * greater);
   let union = card + (hi - lo + 1);
   for (let r = less; r < less + common; r++) union -= a[o + 2 + 2 * r]! - a[o + 1 + 2 * r]! + 1;
   // run_size_bytes ≤ bitset bytes: at most 2048 runs stay runs; more become a bitmap (or an array).
   const kind2 = runs <= 2048 ? RUN : union <= ARRAY_MAX ? ARRAY : BITMAP;
-  c.replaceWithRuns(i, kind2, scratch, 0, runs, union);
+  c.replaceWithRuns(i, kind2, buf, 0, runs, union);
 }
 
 /** Replaces container i with the full run [0, 65535]. */
-function fullRun(c: Containers, i: number, scratch: Uint16Array): void {
-  scratch[0] = 0;
-  scratch[1] = 65535;
-  c.replaceWithRuns(i, RUN, scratch, 0, 1, FULL);
+function fullRun(c: Containers, i: number, scratch: Scratch16): void {
+  const buf = scratch.get(2);
+  buf[0] = 0;
+  buf[1] = 65535;
+  c.replaceWithRuns(i, RUN, buf, 0, 1, FULL);
 }
 
 /** Copies `len` arena units of c from `from` into scratch at `to`. */
@@ -722,7 +727,7 @@ function copyFrom(scratch: Uint16Array, to: number, c: Containers, from: number,
  * Deletes [min, max] (inclusive low values) from container i as CRoaring's
  * `container_remove_range`; returns true when the container was removed (i now names the next).
  */
-function deleteRangeIn(c: Containers, i: number, min: number, max: number, scratch: Uint16Array): boolean {
+function deleteRangeIn(c: Containers, i: number, min: number, max: number, scratch: Scratch16): boolean {
   const kind = c.kind(i);
   const card = c.card(i);
   const o = c.off(i);
@@ -753,9 +758,10 @@ function deleteRangeIn(c: Containers, i: number, min: number, max: number, scrat
       return true;
     }
     if (less + greater === card) return false;
-    copyFrom(scratch, 0, c, o, less);
-    copyFrom(scratch, less, c, o + card - greater, greater);
-    c.replaceWithArray(i, scratch, 0, less + greater);
+    const buf = scratch.get(less + greater);
+    copyFrom(buf, 0, c, o, less);
+    copyFrom(buf, less, c, o + card - greater, greater);
+    c.replaceWithArray(i, buf, 0, less + greater);
     return false;
   }
   const a = c.arena;
@@ -765,27 +771,28 @@ function deleteRangeIn(c: Containers, i: number, min: number, max: number, scrat
     return true;
   }
   // The runs with [min, max] cut out, then stored as the smallest kind.
+  const buf = scratch.get(2 * (nr + 1));
   let r = 0;
   let left = 0;
   for (let q = 0; q < nr; q++) {
     const s = a[o + 1 + 2 * q]!;
     const e = a[o + 2 + 2 * q]!;
     if (e < min || s > max) {
-      scratch[2 * r] = s;
-      scratch[2 * r + 1] = e;
+      buf[2 * r] = s;
+      buf[2 * r + 1] = e;
       r++;
       left += e - s + 1;
       continue;
     }
     if (s < min) {
-      scratch[2 * r] = s;
-      scratch[2 * r + 1] = min - 1;
+      buf[2 * r] = s;
+      buf[2 * r + 1] = min - 1;
       r++;
       left += min - s;
     }
     if (e > max) {
-      scratch[2 * r] = max + 1;
-      scratch[2 * r + 1] = e;
+      buf[2 * r] = max + 1;
+      buf[2 * r + 1] = e;
       r++;
       left += e - max;
     }
@@ -794,7 +801,7 @@ function deleteRangeIn(c: Containers, i: number, min: number, max: number, scrat
     c.removeRow(i);
     return true;
   }
-  c.replaceWithRuns(i, efficientKind(left, r), scratch, 0, r, left);
+  c.replaceWithRuns(i, efficientKind(left, r), buf, 0, r, left);
   return false;
 }
 
@@ -845,6 +852,10 @@ function checkContainers(c: Containers): void {
     total += card;
   }
   if (total !== c.size) fail(`size ${c.size}, containers hold ${total}`);
+  const span = c.n > 1 ? c.keys[c.n - 1]! - c.keys[0]! : 0;
+  if (c.first !== (c.n > 0 ? c.keys[0] : 0) || c.scale !== (span > 0 ? Math.floor((65536 * (c.n - 1)) / span) : 0)) {
+    fail(`search hint first ${c.first}, scale ${c.scale}`);
+  }
   slots.sort((x, y) => x[0] - y[0]);
   let owned = 0;
   for (let k = 0; k < slots.length; k++) {
