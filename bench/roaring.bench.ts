@@ -71,6 +71,16 @@ function runsOf(offset: number): number[] {
   return out;
 }
 
+/** A task that builds a roaring-wasm result, reads its size and frees it (as a caller must). */
+function sizeOf(build: () => WasmBitmap): () => number {
+  return () => {
+    const u = build();
+    const n = u.size;
+    u.dispose();
+    return n;
+  };
+}
+
 /**
  * A task that adds the next `batch` members to a bitmap through its own compiled loop, starting a
  * fresh bitmap (and retiring the full one) when the members run out.
@@ -153,29 +163,13 @@ const suite: Suite = {
       const union = await compare(
         ctx,
         `union, ${w.name}`,
-        {
-          [OURS]: () => RoaringBitmap.union([a, b]).size,
-          [WASM]: () => {
-            const u = W.or(A, B);
-            const n = u.size;
-            u.dispose();
-            return n;
-          },
-        },
+        { [OURS]: () => RoaringBitmap.union([a, b]).size, [WASM]: sizeOf(() => W.or(A, B)) },
         { baseline: WASM },
       );
       const intersect = await compare(
         ctx,
         `intersect, ${w.name}`,
-        {
-          [OURS]: () => RoaringBitmap.intersect([a, b]).size,
-          [WASM]: () => {
-            const u = W.and(A, B);
-            const n = u.size;
-            u.dispose();
-            return n;
-          },
-        },
+        { [OURS]: () => RoaringBitmap.intersect([a, b]).size, [WASM]: sizeOf(() => W.and(A, B)) },
         { baseline: WASM },
       );
       const portable = await compare(
@@ -262,15 +256,7 @@ const suite: Suite = {
     const runUnion = await compare(
       ctx,
       "union, runs",
-      {
-        [OURS]: () => RoaringBitmap.union([ra, rb]).size,
-        [WASM]: () => {
-          const u = W.or(RA, RB);
-          const n = u.size;
-          u.dispose();
-          return n;
-        },
-      },
+      { [OURS]: () => RoaringBitmap.union([ra, rb]).size, [WASM]: sizeOf(() => W.or(RA, RB)) },
       { baseline: WASM },
     );
     const runBytes = { ours: ra.byteLength, wasm: RA.getSerializationSizeInBytes("portable") };

@@ -104,49 +104,31 @@ export function runBefore(a: Uint16Array, o: number, nruns: number, v: number): 
 
 // ---------------------------------------------------------------- bitmap words
 
-/** Sets bits [lo, hi] (inclusive) of the bitmap at word offset `wo`. */
-export function setBits(w: Int32Array, wo: number, lo: number, hi: number): void {
+/** What {@link maskBits} does to the bits of a range. */
+const SET = 0;
+const CLEAR = 1;
+
+/** Sets or clears bits [lo, hi] (inclusive) of the bitmap at word offset `wo`. */
+function maskBits(w: Int32Array, wo: number, lo: number, hi: number, how: number): void {
   const a = lo >>> 5;
   const b = hi >>> 5;
   const ma = -1 << (lo & 31);
   const mb = -1 >>> (31 - (hi & 31));
-  if (a === b) {
-    w[wo + a] = w[wo + a]! | (ma & mb);
-    return;
+  for (let k = a; k <= b; k++) {
+    const m = (k === a ? ma : -1) & (k === b ? mb : -1);
+    const v = w[wo + k]!;
+    w[wo + k] = how === SET ? v | m : v & ~m;
   }
-  w[wo + a] = w[wo + a]! | ma;
-  for (let k = a + 1; k < b; k++) w[wo + k] = -1;
-  w[wo + b] = w[wo + b]! | mb;
+}
+
+/** Sets bits [lo, hi] (inclusive) of the bitmap at word offset `wo`. */
+export function setBits(w: Int32Array, wo: number, lo: number, hi: number): void {
+  maskBits(w, wo, lo, hi, SET);
 }
 
 /** Clears bits [lo, hi] (inclusive). */
 export function clearBits(w: Int32Array, wo: number, lo: number, hi: number): void {
-  const a = lo >>> 5;
-  const b = hi >>> 5;
-  const ma = -1 << (lo & 31);
-  const mb = -1 >>> (31 - (hi & 31));
-  if (a === b) {
-    w[wo + a] = w[wo + a]! & ~(ma & mb);
-    return;
-  }
-  w[wo + a] = w[wo + a]! & ~ma;
-  for (let k = a + 1; k < b; k++) w[wo + k] = 0;
-  w[wo + b] = w[wo + b]! & ~mb;
-}
-
-/** Flips bits [lo, hi] (inclusive). */
-export function flipBits(w: Int32Array, wo: number, lo: number, hi: number): void {
-  const a = lo >>> 5;
-  const b = hi >>> 5;
-  const ma = -1 << (lo & 31);
-  const mb = -1 >>> (31 - (hi & 31));
-  if (a === b) {
-    w[wo + a] = w[wo + a]! ^ (ma & mb);
-    return;
-  }
-  w[wo + a] = w[wo + a]! ^ ma;
-  for (let k = a + 1; k < b; k++) w[wo + k] = ~w[wo + k]!;
-  w[wo + b] = w[wo + b]! ^ mb;
+  maskBits(w, wo, lo, hi, CLEAR);
 }
 
 /** Set bits among [lo, hi] (inclusive). */

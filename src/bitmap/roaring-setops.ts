@@ -113,41 +113,6 @@ export function resultKind(
 
 // ---------------------------------------------------------------- array kernels
 
-/** Union of sorted a[ao, ao+an) and b[bo, bo+bn) into out[0…]; returns its length. */
-function unionArrays(
-  a: Uint16Array,
-  ao: number,
-  an: number,
-  b: Uint16Array,
-  bo: number,
-  bn: number,
-  out: Uint16Array,
-): number {
-  let i = ao;
-  let j = bo;
-  const ie = ao + an;
-  const je = bo + bn;
-  let n = 0;
-  while (i < ie && j < je) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x < y) {
-      out[n++] = x;
-      i++;
-    } else if (y < x) {
-      out[n++] = y;
-      j++;
-    } else {
-      out[n++] = x;
-      i++;
-      j++;
-    }
-  }
-  while (i < ie) out[n++] = a[i++]!;
-  while (j < je) out[n++] = b[j++]!;
-  return n;
-}
-
 /** First index in a[from, to) with a value ≥ v, galloping from `from` (exponential then binary search). */
 function gallop(a: Uint16Array, from: number, to: number, v: number): number {
   if (from >= to || a[from]! >= v) return from;
@@ -222,8 +187,12 @@ function gallopIntersect(
   return n;
 }
 
-/** a minus b (sorted arrays) into out[0…]; returns its length. */
-function diffArrays(
+/**
+ * OR, XOR or ANDNOT (a minus b) of two sorted arrays a[ao, ao+an) and b[bo, bo+bn) into out[0…]
+ * in one merge; returns the result's length. (AND is {@link intersectArrays}, which also gallops.)
+ */
+function mergeArrays(
+  op: number,
   a: Uint16Array,
   ao: number,
   an: number,
@@ -232,37 +201,9 @@ function diffArrays(
   bn: number,
   out: Uint16Array,
 ): number {
-  let i = ao;
-  let j = bo;
-  const ie = ao + an;
-  const je = bo + bn;
-  let n = 0;
-  while (i < ie && j < je) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x < y) {
-      out[n++] = x;
-      i++;
-    } else if (y < x) j++;
-    else {
-      i++;
-      j++;
-    }
-  }
-  while (i < ie) out[n++] = a[i++]!;
-  return n;
-}
-
-/** Symmetric difference of two sorted arrays into out[0…]; returns its length. */
-function xorArrays(
-  a: Uint16Array,
-  ao: number,
-  an: number,
-  b: Uint16Array,
-  bo: number,
-  bn: number,
-  out: Uint16Array,
-): number {
+  // What each case of the merge emits, fixed for the call (so the branches are predicted).
+  const onlyB = op !== ANDNOT;
+  const both = op !== XOR && op !== ANDNOT;
   let i = ao;
   let j = bo;
   const ie = ao + an;
@@ -275,15 +216,16 @@ function xorArrays(
       out[n++] = x;
       i++;
     } else if (y < x) {
-      out[n++] = y;
+      if (onlyB) out[n++] = y;
       j++;
     } else {
+      if (both) out[n++] = x;
       i++;
       j++;
     }
   }
   while (i < ie) out[n++] = a[i++]!;
-  while (j < je) out[n++] = b[j++]!;
+  if (onlyB) while (j < je) out[n++] = b[j++]!;
   return n;
 }
 
@@ -486,11 +428,7 @@ function combine(
     const a = x.arena;
     const b = y.arena;
     const buf = s.out.get(cx + cy);
-    let n: number;
-    if (op === AND) n = intersectArrays(a, xo, cx, b, yo, cy, buf);
-    else if (op === ANDNOT) n = diffArrays(a, xo, cx, b, yo, cy, buf);
-    else if (op === XOR) n = xorArrays(a, xo, cx, b, yo, cy, buf);
-    else n = unionArrays(a, xo, cx, b, yo, cy, buf);
+    const n = op === AND ? intersectArrays(a, xo, cx, b, yo, cy, buf) : mergeArrays(op, a, xo, cx, b, yo, cy, buf);
     if (n === 0) return;
     if (n <= ARRAY_MAX) out.pushArray(key, buf, 0, n);
     else arrayAsBitmap(out, key, buf, n, s);

@@ -90,9 +90,10 @@ function memberError(param: string, value: unknown): Error {
   return typeof value === "number" ? rangeError(WHERE, param, value, allowed) : typeError(WHERE, param, value, allowed);
 }
 
-/** Checks a range bound: an integer in [0, 2^32]. */
-function checkBound(param: string, value: unknown): number {
-  return checkInteger(WHERE, param, value, 0, TWO32);
+/** Checks the bounds of a range [lo, hi): integers in [0, 2^32]. */
+function checkRange(lo: unknown, hi: unknown): void {
+  checkInteger(WHERE, "lo", lo, 0, TWO32);
+  checkInteger(WHERE, "hi", hi, 0, TWO32);
 }
 
 /** The TypeError for an object that has RoaringBitmap's prototype but was not built by its constructor. */
@@ -320,8 +321,7 @@ export class RoaringBitmap implements Iterable<number> {
    */
   range(lo: number, hi: number): IterableIterator<number> {
     const c = RoaringBitmap.#of(this);
-    checkBound("lo", lo);
-    checkBound("hi", hi);
+    checkRange(lo, hi);
     return new RoaringIterator(c, lo, hi);
   }
 
@@ -335,8 +335,7 @@ export class RoaringBitmap implements Iterable<number> {
    */
   addRange(lo: number, hi: number): number {
     const c = RoaringBitmap.#of(this);
-    checkBound("lo", lo);
-    checkBound("hi", hi);
+    checkRange(lo, hi);
     if (lo >= hi) return 0;
     const before = c.size;
     const last = hi - 1;
@@ -357,8 +356,7 @@ export class RoaringBitmap implements Iterable<number> {
    */
   deleteRange(lo: number, hi: number): number {
     const c = RoaringBitmap.#of(this);
-    checkBound("lo", lo);
-    checkBound("hi", hi);
+    checkRange(lo, hi);
     if (lo >= hi) return 0;
     const before = c.size;
     const last = hi - 1;
