@@ -10,9 +10,11 @@
  * - a bitmap of 2^16 bits (8 KiB), when it holds more;
  * - runs, pairs (start, last) of consecutive values, when `addRange` makes them or
  *   `runOptimize()` finds them smaller.
- * Kinds change exactly where CRoaring changes them, so `toPortable()` writes CRoaring's bytes for
- * the same operations: adding to a full array (4096 values) makes a bitmap; deleting from a bitmap
- * down to 4096 makes an array; single adds and deletes never change a run container's kind;
+ * Kinds change exactly where CRoaring changes them (CRoaring up to 4.3.2, the one in roaring-wasm
+ * 1.1.0, which weighs an array at 2 + 2·card bytes when it compares encodings; see efficientKind in
+ * ./roaring-containers.ts), so `toPortable()` writes CRoaring's bytes for the same operations:
+ * adding to a full array (4096 values) makes a bitmap; deleting from a bitmap down to 4096 makes
+ * an array; single adds and deletes never change a run container's kind;
  * `addRange` on a missing container makes an array of one value, else one run, and follows
  * CRoaring's `container_add_range` elsewhere (a bitmap or array filled to 65536 becomes one run, an
  * array past 4096 a bitmap, runs past 2048 a bitmap or array); `deleteRange` follows
@@ -40,10 +42,11 @@
  * slots plus the counted garbage are exactly the used part; `size` is the sum of cardinalities.
  *
  * Costs (c containers, k members in the container concerned):
- * - `add` / `has` / `delete`: O(log c) to find the container, then O(1) in a bitmap, O(log k)
- *   search and an O(k) shift in an array, O(log runs) (plus a shift when a run is inserted or
- *   removed) in runs; no allocation, except when a slot grows past its class (amortized O(1)
- *   copies per member) or an array becomes a bitmap;
+ * - `add` / `has` / `delete`: finding the container is one interpolated probe between the first
+ *   and last keys (exact for consecutive keys), then a galloping and binary search, O(log c) at
+ *   worst; then O(1) in a bitmap, O(log k) search and an O(k) shift in an array, O(log runs)
+ *   (plus a shift when a run is inserted or removed) in runs; no allocation, except when a slot
+ *   grows past its class (amortized O(1) copies per member) or an array becomes a bitmap;
  * - `size` O(1); `min`/`max` O(1) for arrays and runs, O(2048) worst case for a bitmap;
  *   `rank` / `at` O(c + k);
  * - iteration O(1) amortized per member; `range(lo, hi)` starts in O(log c + log k);
