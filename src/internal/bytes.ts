@@ -80,6 +80,7 @@ const FORMATS: Record<string, string> = {
   RSGE: "a GeoSet's toBytes(): read them with GeoSet.fromBytes()",
   RSDI: "a Dict's toBytes(): read them with Dict.fromBytes()",
   RSBM: "a Bitmap's toBytes(): read them with Bitmap.fromBytes()",
+  RSRO: "a RoaringBitmap's toBytes(): read them with RoaringBitmap.fromBytes()",
 };
 
 /**

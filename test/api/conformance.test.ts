@@ -7,6 +7,7 @@
  * until it is.
  */
 import { describe, expect, it } from "vitest";
+import { RoaringBitmap } from "../../src/bitmap/roaring.js";
 import * as redstruct from "../../src/index.js";
 import {
   Bitmap,
@@ -81,6 +82,7 @@ const stateful = {
   GeoSet,
   Dict,
   Bitmap,
+  RoaringBitmap,
 } satisfies Record<string, StatefulClass<Stateful<unknown>>>;
 
 const itemStructures = {
@@ -210,6 +212,7 @@ describe("the naming table holds for every exported class", () => {
       new GeoSet(),
       new Dict(),
       new Bitmap(),
+      new RoaringBitmap(),
     ];
     expect(samples.length).toBe(Object.keys(stateful).length);
     for (const s of samples) {
@@ -256,6 +259,7 @@ describe("the naming table holds for every exported class", () => {
       [GeoSet.from([["Palermo", 13.361389, 38.115556]]), /^GeoSet\(1\) \{ 'Palermo' => \[ 13\.36/],
       [new Dict<string, unknown>([["a", 1]]), /^Dict\(1\) \{ 'a' => 1 \}$/],
       [Bitmap.from([1, 5]), /^Bitmap\(2\) \{ 1, 5, byteLength: 1 \}$/],
+      [RoaringBitmap.from([7, 70_000]), /^RoaringBitmap\(2\) \{ 7, 70000, byteLength: \d+ \}$/],
       [new Snowflake({ workerId: 3 }), /^Snowflake \{.*workerId: 3/s],
       [new TimestampCounterId(), /^TimestampCounterId \{ epochSeconds: 1640995200 \}$/],
     ];
