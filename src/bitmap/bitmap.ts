@@ -36,7 +36,7 @@
  * toRedis / fromRedis / toBytes / fromBytes / clone O(length).
  */
 import { ByteReader, ByteWriter, checkBytes } from "../internal/bytes.js";
-import { describe, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { describe, formatError, invariantFailure, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect, firstOf } from "../internal/inspect.js";
 import { checkFlag, checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { type BitfieldOp, type BitfieldOptions, farthestWrite, parseBitfield, runBitfield } from "./bitfield.js";
@@ -504,9 +504,7 @@ export class Bitmap {
    * (once counted) equal to the popcount. O(capacity); counts nothing it was not asked to.
    */
   checkInvariants(): void {
-    const fail = (what: string) => {
-      throw new Error(`redstruct/${WHERE}: invariant broken: ${what}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     const bytes = this.#bytes;
     const capacity = bytes.length;
     if (bytes.byteOffset !== 0 || bytes.buffer.byteLength !== capacity) fail("byte view is not the whole buffer");

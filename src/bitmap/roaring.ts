@@ -57,7 +57,15 @@
  * - `runOptimize`, `toPortable`, `fromPortable`, `toBytes`, `fromBytes`, `clone`: O(size in bytes).
  */
 import { ByteReader, ByteWriter, checkBytes, knownFormat } from "../internal/bytes.js";
-import { checkInteger, describe, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import {
+  checkInteger,
+  describe,
+  formatError,
+  invariantFailure,
+  notJson,
+  rangeError,
+  typeError,
+} from "../internal/errors.js";
 import { defineInspect, firstOf } from "../internal/inspect.js";
 import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 import { Bitmap } from "./bitmap.js";
@@ -838,9 +846,7 @@ function deleteRangeIn(c: Containers, i: number, min: number, max: number, scrat
 
 /** Throws unless every invariant of the file header holds. */
 function checkContainers(c: Containers): void {
-  const fail = (what: string): never => {
-    throw new Error(`redstruct/${WHERE}: invariant broken: ${what}`);
-  };
+  const fail: (what: string) => never = invariantFailure(WHERE);
   if (c.n < 0 || c.n > FULL || c.n > c.keys.length) fail(`container count ${c.n}`);
   if (c.keys.length !== c.cards.length || c.keys.length !== c.offs.length) fail("row arrays of different lengths");
   if (c.arena.length % 2 !== 0 || (c.arena.length > 0 && c.words.buffer !== c.arena.buffer)) {

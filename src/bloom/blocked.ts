@@ -50,7 +50,7 @@
  */
 import { checkItem, type Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { formatError, invariantFailure, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import {
@@ -535,9 +535,7 @@ export class BlockedBloomFilter {
    * module comment). O(m/32) plus the sizing search. For tests and debugging.
    */
   checkInvariants(): void {
-    const fail: (msg: string) => never = (msg) => {
-      throw new Error(`redstruct/${WHERE} invariant: ${msg}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     const B = this.#blocks;
     if (!Number.isInteger(B) || B < 1 || B > MAX_BLOCKS) fail(`blocks ${B} out of range`);
     const k = this.#hashes;

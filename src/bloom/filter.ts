@@ -27,7 +27,7 @@
  */
 import { checkItem, type Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { checkInteger, formatError, invariantFailure, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import {
@@ -473,9 +473,7 @@ export class BloomFilter {
    * module comment). O(m/32). For tests and debugging.
    */
   checkInvariants(): void {
-    const fail: (msg: string) => never = (msg) => {
-      throw new Error(`redstruct/${WHERE} invariant: ${msg}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     const m = this.#bits;
     if (!Number.isInteger(m) || m < 1 || m > MAX_BITS) fail(`bits ${m} out of range`);
     if (!Number.isInteger(this.#hashes) || this.#hashes < 1 || this.#hashes > MAX_HASHES) fail("hashes out of range");

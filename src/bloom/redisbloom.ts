@@ -45,7 +45,7 @@
  * bytes).
  */
 import { checkItem, type Item } from "../hash/element.js";
-import { checkInteger, notJson, rangeError } from "../internal/errors.js";
+import { checkInteger, invariantFailure, notJson, rangeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 import { itemAt } from "./bits.js";
@@ -415,9 +415,7 @@ export class RedisBloomFilter {
 
   /** Throws an Error naming the first broken invariant (see the module comment). O(L). */
   checkInvariants(): void {
-    const fail = (msg: string): never => {
-      throw new Error(`redstruct/${WHERE} invariant: ${msg}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     const links = this.#links;
     if (links.length === 0) fail("no link");
     if ((this.#options & ~KNOWN_OPTIONS) !== 0) fail(`unknown options ${this.#options}`);

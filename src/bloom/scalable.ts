@@ -39,7 +39,7 @@
  */
 import { checkItem, type Item } from "../hash/element.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { checkInteger, formatError, invariantFailure, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 import { HEADER_BYTES, itemAt } from "./bits.js";
@@ -424,9 +424,7 @@ export class ScalableBloomFilter {
 
   /** Throws an Error describing the first broken invariant (see the module comment). O(total bits/32). */
   checkInvariants(): void {
-    const fail: (msg: string) => never = (msg) => {
-      throw new Error(`redstruct/${WHERE} invariant: ${msg}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     const links = this.#links;
     if (links.length === 0) fail("no link");
     if (this.#linkCapacity.length !== links.length || this.#linkError.length !== links.length) fail("parallel arrays");

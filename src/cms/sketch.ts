@@ -29,7 +29,15 @@
 import { checkItem, encodeScratch, type Item, type Source, scratchBytes, sourceOf } from "../hash/element.js";
 import { murmur2Source } from "../hash/murmur2.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { checkInteger, describe, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import {
+  checkInteger,
+  describe,
+  formatError,
+  invariantFailure,
+  notJson,
+  rangeError,
+  typeError,
+} from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
 
@@ -422,9 +430,7 @@ export class CountMinSketch {
    * width·depth uint32s, the total's halves 32-bit. O(1) (counters are uint32 by construction).
    */
   checkInvariants(): void {
-    const fail = (what: string) => {
-      throw new Error(`redstruct/${WHERE}: invariant broken: ${what}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     if (!Number.isInteger(this.width) || this.width < 1) fail(`width ${this.width}`);
     if (!Number.isInteger(this.depth) || this.depth < 1) fail(`depth ${this.depth}`);
     if (this.width * this.depth > CMS_MAX_COUNTERS) fail("too many counters");

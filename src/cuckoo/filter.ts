@@ -44,7 +44,7 @@ import { checkItem, type Item } from "../hash/element.js";
 import { murmur64aCore } from "../hash/murmur64a.js";
 import { ByteReader, ByteWriter, checkBytes } from "../internal/bytes.js";
 import { placeChunk } from "../internal/chunks.js";
-import { checkInteger, describe, formatError, notJson, rangeError } from "../internal/errors.js";
+import { checkInteger, describe, formatError, invariantFailure, notJson, rangeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 
@@ -578,9 +578,7 @@ export class CuckooFilter {
    * most 2^30 slots in all, items equal to the non-zero slots, a non-negative delete count. O(slots).
    */
   checkInvariants(): void {
-    const fail = (what: string) => {
-      throw new Error(`redstruct/${WHERE}: invariant broken: ${what}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     const filters = this.#filters;
     if (filters.length < 1 || filters.length > CUCKOO_MAX_FILTERS) fail(`${filters.length} sub-filters`);
     if (filters.length > 1 && this.#expansion === 0) fail("grew with expansion 0");

@@ -54,7 +54,15 @@
  */
 import { randomSipKey, sipKeyFromBytes } from "../hash/index.js";
 import { checkBytes, refuseDetached } from "../internal/bytes.js";
-import { checkFinite, checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import {
+  checkFinite,
+  checkInteger,
+  formatError,
+  invariantFailure,
+  notJson,
+  rangeError,
+  typeError,
+} from "../internal/errors.js";
 import { defineInspect, firstOf } from "../internal/inspect.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import { mulberry32, randomSeed } from "../internal/random.js";
@@ -726,9 +734,7 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
    * bucket placement, counts, free list, rehash index). Complexity: O(buckets + slots). For tests.
    */
   checkInvariants(): void {
-    const fail = (msg: string): never => {
-      throw new Error(`redstruct/Dict: invariant violated: ${msg}`);
-    };
+    const fail: (what: string) => never = invariantFailure("Dict");
     const bits = this.#chunkBits;
     const cmask = this.#chunkMask;
     const seen = new Uint8Array(this.#highWater);

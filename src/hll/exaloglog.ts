@@ -52,7 +52,7 @@
 import { checkItem } from "../hash/element.js";
 import { type Item, murmur64aInto } from "../hash/index.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { checkInteger, formatError, invariantFailure, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated } from "./bounds.js";
@@ -747,9 +747,7 @@ export class ExaLogLog {
    * file header). For tests; O(m·d).
    */
   checkInvariants(): void {
-    const fail = (msg: string): never => {
-      throw new Error(`redstruct/${WHERE} invariant: ${msg}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     if (this.#regs.length !== this.#m) fail(`${this.#regs.length} registers for m = ${this.#m}`);
     const maxValue = this.#model.maxValue;
     for (let i = 0; i < this.#m; i++) {

@@ -41,7 +41,7 @@
 import { checkItem } from "../hash/element.js";
 import { type Item, murmur64aInto } from "../hash/index.js";
 import { checkBytes } from "../internal/bytes.js";
-import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { checkInteger, formatError, invariantFailure, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated } from "./bounds.js";
@@ -826,9 +826,7 @@ export class HyperLogLog {
    * file header). For tests; O(m).
    */
   checkInvariants(): void {
-    const fail = (msg: string): never => {
-      throw new Error(`redstruct/${WHERE} invariant: ${msg}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     if (this.#m !== 1 << this.#p) fail(`m ${this.#m} != 2^${this.#p}`);
     const d = this.#dense;
     if (d !== null) {

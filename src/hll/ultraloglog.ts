@@ -34,7 +34,7 @@
 import { checkItem } from "../hash/element.js";
 import { type Item, murmur64aInto } from "../hash/index.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { checkInteger, formatError, invariantFailure, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import { type Bounds, checkStdDevs, invertedBounds, symmetricBounds, tabulated } from "./bounds.js";
@@ -543,9 +543,7 @@ export class UltraLogLog {
    * file header). For tests; O(m).
    */
   checkInvariants(): void {
-    const fail = (msg: string): never => {
-      throw new Error(`redstruct/${WHERE} invariant: ${msg}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     if (this.#regs.length !== this.#m) fail(`${this.#regs.length} registers for m = ${this.#m}`);
     for (let i = 0; i < this.#m; i++) {
       if (!validRegister(this.#regs[i]!, D, this.#q + 1))

@@ -41,7 +41,7 @@
  * thread, which is then blocked for up to one tick); see clock.ts. `Date.now()` — the default
  * clock — advances every millisecond in browsers too; it is `performance.now()` they coarsen.
  */
-import { checkFinite, checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { checkFinite, checkInteger, invariantFailure, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { checkOptions } from "../internal/options.js";
 import {
@@ -458,9 +458,7 @@ export class Snowflake {
    * header comment). Complexity: O(1) (the state is a few fields). For tests.
    */
   checkInvariants(): void {
-    const fail = (what: string) => {
-      throw new Error(`redstruct/${WHERE}: invariant broken: ${what}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     const last = this.#lastTick;
     if (!Number.isInteger(last) || last < -1 || last >= this.#tickLimit) fail(`lastTick ${last} out of range`);
     const seq = this.#sequence;

@@ -24,7 +24,7 @@
  * spill into the seconds; so is a clock before the epoch or past the 31-bit seconds (2^31 s after
  * the epoch, in 2090 with the default).
  */
-import { checkInteger, rangeError, typeError } from "../internal/errors.js";
+import { checkInteger, invariantFailure, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { checkOptions } from "../internal/options.js";
 import { type Clock, ClockError, checkClock } from "./clock.js";
@@ -236,9 +236,7 @@ export class TimestampCounterId<R extends CounterResult = number> {
    * comment). Complexity: O(1). For tests.
    */
   checkInvariants(): void {
-    const fail = (what: string) => {
-      throw new Error(`redstruct/${WHERE}: invariant broken: ${what}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     const s = this.#lastSecond;
     if (s === -1) {
       if (this.#count !== 0 || this.#dayKey !== "") fail("state before the first ID");

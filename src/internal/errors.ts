@@ -109,3 +109,13 @@ export function notJson(name: string): TypeError {
       `send toBytes() and rebuild it with ${name}.fromBytes()`,
   );
 }
+
+/**
+ * The failure every `checkInvariants()` throws: an Error `redstruct/<Structure>: invariant broken:
+ * <what>`, naming the first invariant that does not hold.
+ */
+export function invariantFailure(where: string): (what: string) => never {
+  return (what) => {
+    throw new Error(`redstruct/${where}: invariant broken: ${what}`);
+  };
+}

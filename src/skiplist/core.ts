@@ -61,6 +61,7 @@
  * entry blocks; a score update that keeps the entry between its neighbours: O(1); delete of k
  * consecutive ranks: O(log N + k); bulk load of n sorted entries: O(n).
  */
+import { invariantFailure } from "../internal/errors.js";
 import { mulberry32 } from "../internal/random.js";
 import { compareMembers } from "./order.js";
 
@@ -1425,9 +1426,7 @@ export class ZSkipList {
 
   /** Walks the whole structure and throws an Error naming the first broken invariant. O(n + N·levels). */
   checkInvariants(where: string): void {
-    const fail = (msg: string): never => {
-      throw new Error(`redstruct/${where}: invariant violated: ${msg}`);
-    };
+    const fail: (what: string) => never = invariantFailure(where);
     const t = this.t;
     const b = this.nodeSize;
     if (this.level < 1 || this.level > MAX_LEVEL) fail(`level ${this.level}`);

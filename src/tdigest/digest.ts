@@ -35,7 +35,7 @@
  */
 
 import { refuseDetached } from "../internal/bytes.js";
-import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { checkInteger, formatError, invariantFailure, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { lnRounded } from "../internal/log.js";
 import { checkInstance, checkIterable, checkOptions } from "../internal/options.js";
@@ -931,9 +931,7 @@ export class TDigest {
    * and with it, doubles equal to the 64-bit values. O(n).
    */
   checkInvariants(): void {
-    const fail = (what: string): never => {
-      throw new Error(`redstruct/${WHERE}: invariant broken: ${what}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     const c = this.#compression;
     if (this.#cap !== 6 * c + 10) fail(`capacity ${this.#cap} for compression ${c}`);
     const n = this.#merged + this.#unmerged;

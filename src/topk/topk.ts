@@ -42,7 +42,7 @@
 import { checkItem, encodeScratch, type Item, type Source, scratchBytes, sourceOf, utf8 } from "../hash/element.js";
 import { murmur2Source } from "../hash/murmur2.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { checkInteger, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import { checkInteger, formatError, invariantFailure, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { checkFlag, checkIterable, checkOptions } from "../internal/options.js";
 import { mulberry32, randomSeed } from "../internal/random.js";
@@ -517,9 +517,7 @@ export class TopK {
    * C-string form is its name; no item twice. O(width·depth + k·|item|).
    */
   checkInvariants(): void {
-    const fail = (what: string) => {
-      throw new Error(`redstruct/${WHERE}: invariant broken: ${what}`);
-    };
+    const fail: (what: string) => never = invariantFailure(WHERE);
     const n = this.width * this.depth;
     if (this.#fp.length !== n || this.#count.length !== n) fail("bucket arrays");
     if (this.#hCount.length !== this.k || this.#hBytes.length !== this.k || this.#hName.length !== this.k) {
