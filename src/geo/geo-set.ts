@@ -25,9 +25,17 @@
  * it changes in replies).
  */
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
-import { checkInteger, formatError, notJson, RedstructFormatError, rangeError, typeError } from "../internal/errors.js";
+import {
+  checkInteger,
+  checkString,
+  formatError,
+  notJson,
+  RedstructFormatError,
+  rangeError,
+  typeError,
+} from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
-import { checkFlag, checkInstance, checkIterable, checkOptions } from "../internal/options.js";
+import { checkFlag, checkInstance, checkIterable, checkOptions, checkZaddFlags } from "../internal/options.js";
 import { SortedSet, type SortedSetOptions } from "../skiplist/index.js";
 import { type GeoUnit, haversine, NATIVE_TRIG, UNITS } from "./distance.js";
 import { decodeScore, encodeScore, geohashString, LAT_MAX, LAT_MIN, LON_MAX, LON_MIN } from "./geohash.js";
@@ -128,8 +136,7 @@ const MAGIC = "RSGE";
 const VERSION = 1;
 
 function checkMember(value: unknown, param: string): string {
-  if (typeof value !== "string") throw typeError(WHERE, param, value, "a string");
-  return value;
+  return checkString(WHERE, param, value);
 }
 
 /**
@@ -281,7 +288,7 @@ export class GeoSet {
     const nx = checkFlag(WHERE, "nx", o.nx, false);
     const xx = checkFlag(WHERE, "xx", o.xx, false);
     const ch = checkFlag(WHERE, "ch", o.ch, false);
-    if (nx && xx) throw rangeError(WHERE, "options", "nx + xx", "compatible flags (NX and XX exclude each other)");
+    checkZaddFlags(WHERE, nx, xx);
     return { nx, xx, ch };
   }
 

@@ -84,6 +84,15 @@ export function checkInteger(where: string, param: string, value: unknown, min: 
 }
 
 /**
+ * Checks that `value` is a string (a sorted set's member, a GEO place) and returns it.
+ * @throws TypeError naming the parameter.
+ */
+export function checkString(where: string, param: string, value: unknown): string {
+  if (typeof value !== "string") throw typeError(where, param, value, "a string");
+  return value;
+}
+
+/**
  * Checks that `value` is a finite number (NaN and ±Infinity rejected) and returns it.
  * @throws TypeError when not a number, RangeError when NaN or infinite.
  */

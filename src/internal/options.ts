@@ -8,7 +8,7 @@
  * iterable only: an async iterable or a stream would otherwise yield nothing, and a lone string would
  * be split into its characters.
  */
-import { describe, typeError } from "./errors.js";
+import { describe, rangeError, typeError } from "./errors.js";
 
 /**
  * Returns `options` (or `{}` when `undefined`) after checking that it is a plain object whose every
@@ -148,4 +148,16 @@ function editDistance(a: string, b: string): number {
     rows.push(row);
   }
   return rows[a.length]![b.length]!;
+}
+
+/**
+ * ZADD's (and GEOADD's) flag rules: NX with XX, and more than one of GT, LT and NX, are errors, as
+ * Redis answers them.
+ * @throws RangeError naming the flags.
+ */
+export function checkZaddFlags(where: string, nx: boolean, xx: boolean, gt = false, lt = false): void {
+  if (nx && xx) throw rangeError(where, "options", "nx + xx", "compatible flags (NX and XX exclude each other)");
+  if ((gt ? 1 : 0) + (lt ? 1 : 0) + (nx ? 1 : 0) > 1) {
+    throw rangeError(where, "options", "gt/lt/nx", "compatible flags (at most one of GT, LT and NX)");
+  }
 }

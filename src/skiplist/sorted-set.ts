@@ -17,9 +17,17 @@
  *
  * Entries are `[member, score]` tuples everywhere (ranges, pops, iteration), like `Map` entries.
  */
-import { checkInteger, describe, formatError, notJson, rangeError, typeError } from "../internal/errors.js";
+import {
+  checkInteger,
+  checkString,
+  describe,
+  formatError,
+  notJson,
+  rangeError,
+  typeError,
+} from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
-import { checkFlag, checkInstance, checkIterable, checkOptions } from "../internal/options.js";
+import { checkFlag, checkInstance, checkIterable, checkOptions, checkZaddFlags } from "../internal/options.js";
 import { randomSeed } from "../internal/random.js";
 import { type Layout, MAX_SIZE, ZSkipList } from "./core.js";
 import { type IterKind, Journal, SortedSetIterator } from "./iterate.js";
@@ -124,8 +132,7 @@ export interface ScoreBoundOptions {
 export type ScoreRangeOptions = ScoreBoundOptions & LimitOptions;
 
 function checkMember(member: unknown, param = "member"): string {
-  if (typeof member !== "string") throw typeError(WHERE, param, member, "a string");
-  return member;
+  return checkString(WHERE, param, member);
 }
 
 function checkScore(param: string, score: unknown): number {
@@ -167,14 +174,6 @@ function boundsOf(o: ScoreBoundOptions): [boolean, boolean] {
     checkFlag(WHERE, "minExclusive", o.minExclusive, false),
     checkFlag(WHERE, "maxExclusive", o.maxExclusive, false),
   ];
-}
-
-/** Redis's flag checks for ZADD: NX with XX, and more than one of GT, LT, NX, are errors. */
-function checkCombination(nx: boolean, xx: boolean, gt: boolean, lt: boolean): void {
-  if (nx && xx) throw rangeError(WHERE, "options", "nx + xx", "compatible flags (NX and XX exclude each other)");
-  if ((gt ? 1 : 0) + (lt ? 1 : 0) + (nx ? 1 : 0) > 1) {
-    throw rangeError(WHERE, "options", "gt/lt/nx", "compatible flags (at most one of GT, LT and NX)");
-  }
 }
 
 /** The TypeError for sets handed to a combining method as separate arguments (or an options object first). */
@@ -474,7 +473,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       gt = checkFlag(WHERE, "gt", o.gt, false);
       lt = checkFlag(WHERE, "lt", o.lt, false);
       ch = checkFlag(WHERE, "ch", o.ch, false);
-      checkCombination(nx, xx, gt, lt);
+      checkZaddFlags(WHERE, nx, xx, gt, lt);
     }
     const slot = list.find(member);
     if (slot === 0) {
@@ -527,7 +526,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       xx = checkFlag(WHERE, "xx", o.xx, false);
       gt = checkFlag(WHERE, "gt", o.gt, false);
       lt = checkFlag(WHERE, "lt", o.lt, false);
-      checkCombination(nx, xx, gt, lt);
+      checkZaddFlags(WHERE, nx, xx, gt, lt);
     }
     const slot = list.find(member);
     if (slot === 0) {
