@@ -8,8 +8,9 @@
  *
  *     node --expose-gc --import tsx bench/probes/skiplist-layout.ts [n]
  */
-import type { Layout } from "../../src/skiplist/core.js";
+
 import { type SortedSet, sortedSetWithLayout } from "../../src/skiplist/sorted-set.js";
+import type { Layout } from "../../src/skiplist/zset.js";
 import { distinctStrings, prng } from "../lib.js";
 
 const n = Number(process.argv[2] ?? 1e6);
@@ -23,16 +24,14 @@ const lows = Float64Array.from({ length: Q }, () => random() * 0.999);
 const fresh = Float64Array.from({ length: Q }, () => random());
 
 const layouts: [string, Layout][] = [
-  ["B = 16, p = 1/4, shifts + 2→3", { nodeSize: 16, levelBits: 2, policy: 3 }],
-  ["B = 32, p = 1/4, shifts + 2→3", { nodeSize: 32, levelBits: 2, policy: 3 }],
-  ["B = 64, p = 1/4, shifts + 2→3", { nodeSize: 64, levelBits: 2, policy: 3 }],
-  ["B = 128, p = 1/4, shifts + 2→3 (default)", { nodeSize: 128, levelBits: 2, policy: 3 }],
-  ["B = 256, p = 1/4, shifts + 2→3", { nodeSize: 256, levelBits: 2, policy: 3 }],
-  ["B = 512, p = 1/4, shifts + 2→3", { nodeSize: 512, levelBits: 2, policy: 3 }],
-  ["B = 128, p = 1/2, shifts + 2→3", { nodeSize: 128, levelBits: 1, policy: 3 }],
-  ["B = 128, p = 1/8, shifts + 2→3", { nodeSize: 128, levelBits: 3, policy: 3 }],
-  ["B = 128, p = 1/4, split in half", { nodeSize: 128, levelBits: 2, policy: 0 }],
-  ["B = 128, p = 1/4, shift into the next node", { nodeSize: 128, levelBits: 2, policy: 1 }],
+  ["B = 16, p = 1/4, shifts + 2→3", { nodeSize: 16, levelBits: 2 }],
+  ["B = 32, p = 1/4, shifts + 2→3", { nodeSize: 32, levelBits: 2 }],
+  ["B = 64, p = 1/4, shifts + 2→3", { nodeSize: 64, levelBits: 2 }],
+  ["B = 128, p = 1/4, shifts + 2→3 (default)", { nodeSize: 128, levelBits: 2 }],
+  ["B = 256, p = 1/4, shifts + 2→3", { nodeSize: 256, levelBits: 2 }],
+  ["B = 512, p = 1/4, shifts + 2→3", { nodeSize: 512, levelBits: 2 }],
+  ["B = 128, p = 1/2, shifts + 2→3", { nodeSize: 128, levelBits: 1 }],
+  ["B = 128, p = 1/8, shifts + 2→3", { nodeSize: 128, levelBits: 3 }],
 ];
 
 const columns = [

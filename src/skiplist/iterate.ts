@@ -29,8 +29,8 @@
  * size of the set when the iterator was created. `clear()` ends every iterator.
  */
 
-import { CHUNK_BITS, type ZSkipList } from "./core.js";
 import { compareMembers } from "./order.js";
+import type { Cursor } from "./zset.js";
 
 /** What an iterator yields: 0 = `[member, score]`, 1 = member, 2 = score. */
 export type IterKind = 0 | 1 | 2;
@@ -142,9 +142,9 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   private hint = -1;
   /** The end of the hint's run inside its node: one past its last entry (before its first, in reverse). */
   private edge = 0;
-  /** The entry arrays of the chunk holding the hint's node, and the chunk's first position. */
-  private scores!: Float64Array;
-  private members!: string[];
+  /** The arrays holding the hint's run, and the position of their element 0. */
+  private scores!: ArrayLike<number>;
+  private members!: ArrayLike<string>;
   private chunk = 0;
   /** The journal's version at the last step, and how far the journal has been read. */
   private version: number;
@@ -162,7 +162,7 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   private done = false;
 
   constructor(
-    private readonly list: ZSkipList,
+    private readonly set: Cursor,
     private readonly journal: Journal,
     private readonly kind: IterKind,
     readonly reverse: boolean,
@@ -170,7 +170,7 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     this.version = journal.version;
     this.seen = journal.end;
     this.clears = journal.clears;
-    this.moveTo(reverse ? list.lastPos() : list.firstPos());
+    this.moveTo(set.start(reverse));
     journal.add(this);
   }
 
@@ -187,12 +187,11 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
       if (value !== undefined) return { value, done: false };
     }
     if (this.rest !== null) {
-      const list = this.list;
       const rest = this.rest;
       while (this.pos < rest.length) {
         const member = rest[this.pos++]!;
-        const slot = list.find(member);
-        if (slot !== 0) return { value: this.make(member, list.scoreOf(slot)), done: false };
+        const score = this.set.score(member);
+        if (score !== undefined) return { value: this.make(member, score), done: false };
       }
       this.finish();
     }
@@ -239,9 +238,9 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     this.read();
     if (this.rest !== null) return;
     this.version = this.journal.version;
-    const list = this.list;
-    if (!this.started) this.moveTo(this.reverse ? list.lastPos() : list.firstPos());
-    else this.moveTo(list.adjacentPos(this.cursorScore, this.cursorMember, this.reverse));
+    const set = this.set;
+    if (!this.started) this.moveTo(set.start(this.reverse));
+    else this.moveTo(set.seekKey(this.cursorScore, this.cursorMember, this.reverse));
   }
 
   /**
@@ -266,7 +265,7 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
       }
     }
     this.seen = end;
-    if ((this.skip?.size ?? 0) + (this.owed?.size ?? 0) > Math.max(MIN_LOG, 2 * this.list.length)) this.detach();
+    if ((this.skip?.size ?? 0) + (this.owed?.size ?? 0) > Math.max(MIN_LOG, 2 * this.set.size)) this.detach();
   }
 
   /** Whether (score, member) sorts after the cursor in walk order (everything does before the first visit). */
@@ -278,16 +277,12 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
 
   /** Copies the members left — those ahead of the cursor not skipped, then the owed — and leaves the journal. */
   private detach(): void {
-    const list = this.list;
+    const set = this.set;
     const skip = this.skip;
     const rest: string[] = [];
-    let p = !this.started
-      ? this.reverse
-        ? list.lastPos()
-        : list.firstPos()
-      : list.adjacentPos(this.cursorScore, this.cursorMember, this.reverse);
-    for (; p >= 0; p = this.reverse ? list.prevPos(p) : list.nextPos(p)) {
-      const member = list.memberAt(p);
+    let p = !this.started ? set.start(this.reverse) : set.seekKey(this.cursorScore, this.cursorMember, this.reverse);
+    for (; p >= 0; p = set.step(p, this.reverse)) {
+      const member = set.memberAt(p);
       if (skip === null || !skip.has(member)) rest.push(member);
     }
     if (this.owed !== null) for (const m of this.owed) rest.push(m);
@@ -298,29 +293,26 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   }
 
   /**
-   * Makes position p (−1: the end) the next to visit: takes the arrays of its chunk (a node never
-   * straddles two) and where the run from p to the end of its node stops, in walk order.
+   * Makes position p (−1: the end) the next to visit: takes the arrays holding its run (a node's
+   * entries, or all of a compact set's) and where the run stops, in walk order.
    */
   private moveTo(p: number): void {
     this.hint = p;
     if (p < 0) return;
-    const list = this.list;
-    const c = p >>> CHUNK_BITS;
-    this.chunk = c << CHUNK_BITS;
-    this.scores = list.es[c]!;
-    this.members = list.em[c]!;
-    const x = list.nodeOf(p);
-    this.edge = this.reverse ? list.baseOf(x) - 1 : list.baseOf(x) + list.countOf(x);
+    const set = this.set;
+    this.chunk = set.runOrigin(p);
+    this.scores = set.runScores(p);
+    this.members = set.runMembers(p);
+    this.edge = set.runEnd(p, this.reverse);
   }
 
   /** Moves to the entry after (before, in reverse) position p, which was just read. */
   private step(p: number): void {
-    const list = this.list;
     if (this.reverse) {
       if (p - 1 > this.edge) this.hint = p - 1;
-      else this.moveTo(list.prevPos(p));
+      else this.moveTo(this.set.step(p, true));
     } else if (p + 1 < this.edge) this.hint = p + 1;
-    else this.moveTo(list.nextPos(p));
+    else this.moveTo(this.set.step(p, false));
   }
 
   private make(member: string, score: number): T {
