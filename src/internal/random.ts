@@ -37,10 +37,21 @@ export class Mulberry32 {
 
   /** A uniform 32-bit unsigned integer. */
   next(): number {
-    const a = (this.state + 0x6d2b79f5) | 0;
+    const a = (this.state + MULBERRY_STEP) | 0;
     this.state = a;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
+    return mulberry32Output(a);
   }
+}
+
+/** mulberry32's state advances by this constant per draw (a Weyl sequence of period 2^32). */
+export const MULBERRY_STEP = 0x6d2b79f5;
+
+/**
+ * The draw mulberry32 gives once its state has advanced to `a` (an int32 bit pattern), for a
+ * generator kept as a bare number: `state = (state + MULBERRY_STEP) | 0`, then this.
+ */
+export function mulberry32Output(a: number): number {
+  let t = Math.imul(a ^ (a >>> 15), a | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return (t ^ (t >>> 14)) >>> 0;
 }

@@ -39,7 +39,7 @@
  * blocks; a score update that keeps the entry between its neighbours: O(1); delete of k consecutive
  * ranks: O(log N + k); bulk load of n sorted entries: O(n).
  */
-import type { Mulberry32 } from "../internal/random.js";
+import { Mulberry32 } from "../internal/random.js";
 import { compareMembers } from "./order.js";
 import { CHUNK_BITS, HEADER, LINKS, MAX_LEVEL, NIL, NO_POS, type NodeId, NodeStore, type Pos } from "./store.js";
 
@@ -96,7 +96,7 @@ export class OrderedList {
    */
   readonly #update = new Int32Array(MAX_LEVEL);
   readonly #rankAt = new Int32Array(MAX_LEVEL);
-  /** Draws node levels (owned by the set, so draws continue across lists and copies). */
+  /** Draws node levels (started where the set's levels' stream stands; handed back when dropped). */
   readonly #levels: Mulberry32;
   /** Bits of a draw used for levels (a multiple of levelBits), and the mask that hides the rest. */
   readonly #levelUsed: number;
@@ -146,9 +146,14 @@ export class OrderedList {
     return { nodeSize: this.nodeSize, levelBits: this.levelBits };
   }
 
-  /** An independent copy drawing its levels from `levels`. O(n). */
-  clone(levels: Mulberry32): OrderedList {
-    return new OrderedList(this.layout, 0, levels, this);
+  /** An independent copy, its levels drawn from where this list's draws stand. O(n). */
+  clone(): OrderedList {
+    return new OrderedList(this.layout, 0, new Mulberry32(this.#levels.state), this);
+  }
+
+  /** Where the level draws stand (a mulberry32 state), for a list that continues them. */
+  get levelState(): number {
+    return this.#levels.state;
   }
 
   /**

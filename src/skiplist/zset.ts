@@ -20,7 +20,7 @@
  * where the original stands; a saved set (toBytes) records the members' stream, and its copy is
  * seeded so that stream continues (its levels then start half a period away from it).
  */
-import { Mulberry32 } from "../internal/random.js";
+import { MULBERRY_STEP, Mulberry32, mulberry32Output } from "../internal/random.js";
 import { CompactList } from "./compact.js";
 import { checkCompact, checkIndexed } from "./invariants.js";
 import { type ListLayout, OrderedList } from "./list.js";
@@ -99,9 +99,13 @@ export class ZSet implements Cursor {
   readonly #compactMax: number;
   /** Entries the list form makes room for when it starts (a hint). */
   readonly #capacity: number;
-  /** ZRANDMEMBER's draws, and node levels: two streams of one generator (see the module comment). */
-  readonly #draws: Mulberry32;
-  readonly #levels: Mulberry32;
+  /**
+   * ZRANDMEMBER's stream and the node levels' (see the module comment), as mulberry32 states (int32
+   * bit patterns): a small set keeps two numbers, not two generator objects. The list form draws
+   * its levels from a generator started at `#levels` and hands its state back when it is dropped.
+   */
+  #draws: number;
+  #levels: number;
 
   /** An empty set (or a copy of `from`), its draws seeded by `seed`, room for `capacity` entries (a hint). */
   constructor(seed: number, capacity: number, layout: Layout = LIST_LAYOUT, from?: ZSet) {
@@ -109,30 +113,42 @@ export class ZSet implements Cursor {
     this.#compactMax = layout.compactMax ?? COMPACT_MAX;
     this.#capacity = capacity;
     if (from !== undefined) {
-      this.#draws = new Mulberry32(from.#draws.state);
-      this.#levels = new Mulberry32(from.#levels.state);
+      this.#draws = from.#draws;
+      this.#levels = from.#levels;
       if (from.#compact !== null) {
         this.#order = this.#compact = new CompactList(from.#compact);
       } else {
         this.#index = new MemberIndex(0, from.#index!);
-        this.#order = this.#list = from.#list!.clone(this.#levels);
+        this.#order = this.#list = from.#list!.clone();
       }
       return;
     }
-    this.#levels = new Mulberry32(seed);
-    this.#draws = new Mulberry32(seed ^ DRAW_STREAM);
+    this.#levels = seed | 0;
+    this.#draws = (seed ^ DRAW_STREAM) | 0;
     this.#order = this.#empty(capacity);
   }
 
   /** An empty form: compact unless the layout has none; sets the fields and returns it. */
   #empty(capacity: number): Entries {
     if (this.#compactMax > 0) {
+      this.#dropList();
       this.#index = this.#list = null;
       return (this.#compact = new CompactList());
     }
+    this.#dropList();
     this.#compact = null;
     this.#index = new MemberIndex(capacity);
-    return (this.#list = new OrderedList(this.#layout, capacity, this.#levels));
+    return (this.#list = this.#newList(capacity));
+  }
+
+  /** A new, empty list form drawing its levels from where the levels' stream stands. */
+  #newList(capacity: number): OrderedList {
+    return new OrderedList(this.#layout, capacity, new Mulberry32(this.#levels));
+  }
+
+  /** Takes back the levels' stream from the list form about to be dropped. */
+  #dropList(): void {
+    if (this.#list !== null) this.#levels = this.#list.levelState;
   }
 
   /** The list form holding the compact form's entries (a set about to pass the bound). O(n). */
@@ -141,7 +157,7 @@ export class ZSet implements Cursor {
     const n = c.length;
     const capacity = Math.max(this.#capacity, 2 * n);
     const index = new MemberIndex(capacity);
-    const list = new OrderedList(this.#layout, capacity, this.#levels);
+    const list = this.#newList(capacity);
     index.fill(c.members, c.scores, n);
     list.loadSorted(c.members, c.scores, null, n);
     this.#compact = null;
@@ -163,8 +179,14 @@ export class ZSet implements Cursor {
     }
     const c = new CompactList();
     c.loadSorted(members, scores, null, n);
+    this.#dropList();
     this.#index = this.#list = null;
     this.#order = this.#compact = c;
+  }
+
+  /** Whether the compact form is in use (for tests). */
+  get compact(): boolean {
+    return this.#compact !== null;
   }
 
   // ---------------------------------------------------------------- members
@@ -260,8 +282,9 @@ export class ZSet implements Cursor {
     const c = this.#compact;
     if (c !== null && count <= this.#compactMax) return c.loadSorted(members, scores, order, count);
     const capacity = Math.max(this.#capacity, count);
+    this.#dropList();
     const index = new MemberIndex(capacity);
-    const list = new OrderedList(this.#layout, capacity, this.#levels);
+    const list = this.#newList(capacity);
     const distinct = index.fill(members, scores, count);
     list.loadSorted(members, scores, order, count);
     this.#compact = null;
@@ -417,14 +440,15 @@ export class ZSet implements Cursor {
   randomBelow(n: number): number {
     const limit = 2 ** 32 - (2 ** 32 % n);
     for (;;) {
-      const u = this.#draws.next();
+      this.#draws = (this.#draws + MULBERRY_STEP) | 0;
+      const u = mulberry32Output(this.#draws);
       if (u < limit) return u % n;
     }
   }
 
   /** The seed from which ZRANDMEMBER's stream continues where it stands (what toBytes records). */
   get generatorState(): number {
-    return this.#draws.state >>> 0;
+    return this.#draws >>> 0;
   }
 
   // ---------------------------------------------------------------- diagnostics

@@ -138,8 +138,11 @@ function commands(lexMode: boolean): fc.Arbitrary<Cmd>[] {
     fc.tuple(member, fc.boolean()).map(([name, reverse]) =>
       command(`rank(${JSON.stringify(name)}, ${reverse})`, (m, z) => {
         const i = indexOf(m, name);
-        expect(z.rank(name, { reverse })).toBe(i < 0 ? undefined : reverse ? m.entries.length - 1 - i : i);
+        const rank = i < 0 ? undefined : reverse ? m.entries.length - 1 - i : i;
+        expect(z.rank(name, { reverse })).toBe(rank);
         expect(z.score(name)).toBe(i < 0 ? undefined : m.entries[i]![1]);
+        expect(z.rank(name, { reverse, withScore: true })).toEqual(i < 0 ? undefined : [rank, m.entries[i]![1]]);
+        expect(z.rank(name, { reverse, withScore: false })).toBe(rank);
       }),
     ),
     fc.tuple(index, index, fc.boolean()).map(([a, b, reverse]) =>

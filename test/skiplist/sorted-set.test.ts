@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { Mulberry32 } from "../../src/internal/random.js";
 import { compareMembers, SortedSet, type SortedSetEntry } from "../../src/skiplist/index.js";
 import { OrderedList } from "../../src/skiplist/list.js";
@@ -360,6 +360,39 @@ describe("SortedSet semantics", () => {
     expect(() => zs.delete(null as unknown as string)).toThrow(TypeError);
     expect(() => zs.add("a", "1" as unknown as number)).toThrow(TypeError);
     zs.checkInvariants();
+  });
+
+  it("rank … withScore gives [rank, score] (ZRANK … WITHSCORE, Redis 7.2); the type follows the option", () => {
+    const zs = SortedSet.from([
+      ["a", 3],
+      ["b", 1],
+      ["c", 2],
+      ["d", -0],
+    ]);
+    const plain = zs.rank("a");
+    const both = zs.rank("a", { withScore: true });
+    const reverse = zs.rank("b", { reverse: true, withScore: true });
+    expectTypeOf(plain).toEqualTypeOf<number | undefined>();
+    expectTypeOf(both).toEqualTypeOf<[rank: number, score: number] | undefined>();
+    expectTypeOf(zs.rank("a", { withScore: false })).toEqualTypeOf<number | undefined>();
+    expectTypeOf(zs.rank("a", { reverse: true })).toEqualTypeOf<number | undefined>();
+    const flag: boolean = Math.random() < 2;
+    expectTypeOf(zs.rank("a", { withScore: flag })).toEqualTypeOf<number | [rank: number, score: number] | undefined>();
+    expect(plain).toBe(3);
+    expect(both).toEqual([3, 3]);
+    expect(reverse).toEqual([2, 1]);
+    expect(zs.rank("d", { withScore: true })).toEqual([0, -0]);
+    expect(Object.is(zs.rank("d", { withScore: true })![1], -0)).toBe(true); // the score as score() gives it
+    expect(zs.rank("zz", { withScore: true })).toBeUndefined();
+    expect(zs.rank("a", { withScore: false })).toBe(3);
+    for (const [m] of zs) {
+      for (const reverse of [false, true]) {
+        expect(zs.rank(m, { reverse, withScore: true })).toEqual([zs.rank(m, { reverse }), zs.score(m)]);
+      }
+    }
+    expect(() => zs.rank("a", { withScore: "yes" } as never)).toThrow(TypeError);
+    expect(() => zs.rank("a", { withScores: true } as never)).toThrow(/withScores.*withScore|withScore/);
+    expect(() => zs.rank("a", null as never)).toThrow(TypeError);
   });
 
   it("rejects NaN from ZINCRBY without changing anything", () => {
