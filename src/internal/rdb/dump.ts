@@ -25,7 +25,7 @@ import { ByteReader, checkBytes } from "../bytes.js";
 import { formatError } from "../errors.js";
 import { encodeWtf8Into } from "../wtf8.js";
 import { LZF_MAX_RATIO, lzfCompress, lzfDecompress } from "./lzf.js";
-import { int64OfBytes, isWellFormed, type RdbValue } from "./values.js";
+import { int64Of, int64OfBytes, isWellFormed, type RdbValue } from "./values.js";
 
 /** The RDB version Redis 7.0 writes, and the one {@link DumpWriter} writes. */
 export const RDB_VERSION = 10;
@@ -320,10 +320,7 @@ export class DumpWriter {
       if (lzfOut.length < len + 1) lzfOut = new Uint8Array(Math.max(len + 1, 2 * lzfOut.length));
       const compressed = lzfCompress(b, start, end, lzfOut, 0, len - 4);
       if (compressed > 0) {
-        this.u8(0xc3).length(compressed).length(len);
-        this.#room(compressed);
-        this.#buf.set(lzfOut.subarray(0, compressed), this.#at);
-        this.#at += compressed;
+        this.#lzf(lzfOut, compressed, len);
         return this;
       }
     }
@@ -336,29 +333,59 @@ export class DumpWriter {
 
   /**
    * Writes a JavaScript string's UTF-8 bytes as an RDB string (see {@link string}), or, when it holds
-   * a lone surrogate (no UTF-8 form), writes nothing and returns false.
+   * a lone surrogate (no UTF-8 form), writes nothing and returns false. An ASCII string is copied
+   * once, straight into place (or into the compressor's input), with no intermediate array.
    */
   text(s: string): boolean {
     const n = s.length;
-    if (textBytes.length < 3 * n) textBytes = new Uint8Array(Math.max(3 * n, 2 * textBytes.length));
-    const t = textBytes;
+    this.#room(n + 16);
+    const b = this.#buf;
+    const at = this.#at;
     let i = 0;
     for (; i < n; i++) {
       const c = s.charCodeAt(i);
       if (c >= 0x80) break;
-      t[i] = c;
+      b[at + 1 + i] = c;
     }
     if (i < n) {
       if (!isWellFormed(s)) return false;
-      this.string(t, 0, encodeWtf8Into(s, t, 0));
-    } else if (n > 11 && n <= 20) {
-      // Neither an int32 (≤ 11 bytes) nor compressed (> 20 bytes): raw.
-      this.#room(1 + n);
-      this.#buf[this.#at++] = n;
-      this.#buf.set(t.subarray(0, n), this.#at);
+      if (textBytes.length < 3 * n) textBytes = new Uint8Array(Math.max(3 * n, 2 * textBytes.length));
+      this.string(textBytes, 0, encodeWtf8Into(s, textBytes, 0));
+      return true;
+    }
+    // The ASCII bytes sit at at + 1: the place of a string shorter than 64 bytes.
+    if (n <= 11) {
+      const v = int64Of(s);
+      if (typeof v === "number" && v >= -2147483648 && v <= 2147483647) {
+        this.#integer(v);
+        return true;
+      }
+    } else if (n > 20) {
+      if (lzfOut.length < n + 1) lzfOut = new Uint8Array(Math.max(n + 1, 2 * lzfOut.length));
+      const compressed = lzfCompress(b, at + 1, at + 1 + n, lzfOut, 0, n - 4);
+      if (compressed > 0) {
+        this.#lzf(lzfOut, compressed, n);
+        return true;
+      }
+    }
+    if (n < 64) {
+      b[at] = n;
+      this.#at = at + 1 + n;
+    } else {
+      const head = n < 16384 ? 2 : 5;
+      b.copyWithin(at + head, at + 1, at + 1 + n);
+      this.length(n);
       this.#at += n;
-    } else this.string(t, 0, n);
+    }
     return true;
+  }
+
+  /** Writes an LZF-compressed string: `C3`, the compressed and original lengths, `data[0, compressed)`. */
+  #lzf(data: Uint8Array, compressed: number, length: number): void {
+    this.u8(0xc3).length(compressed).length(length);
+    this.#room(compressed);
+    this.#buf.set(data.subarray(0, compressed), this.#at);
+    this.#at += compressed;
   }
 
   /** rdbEncodeInteger: `C0` int8, `C1` int16, `C2` int32, little-endian. */
