@@ -145,7 +145,7 @@ describe("LZF", () => {
     const a70 = utf8.encode("a".repeat(70));
     const out = new Uint8Array(71);
     const n = lzfCompress(a70, 0, 70, out, 0, 66);
-    expect(hex(out.subarray(0, n))).toBe("016161e0390001 6161".replace(" ", ""));
+    expect(hex(out.subarray(0, n))).toBe("016161e03900016161");
     expect(lzfDecompress(out, 0, n, 70, "T", "x")).toEqual(a70);
   });
 
@@ -416,7 +416,7 @@ describe("RDB lengths and strings", () => {
     expect(body("007")).toBe("03303037");
     expect(body("")).toBe("00");
     expect(body("a".repeat(20))).toBe(`14${"61".repeat(20)}`);
-    expect(body("a".repeat(70))).toBe("c309" + "4046" + "016161e039000161 61".replace(" ", ""));
+    expect(body("a".repeat(70))).toBe("c3094046016161e03900016161");
     expect(body(utf8.encode("a".repeat(70)))).toBe(body("a".repeat(70)));
     const noise = Uint8Array.from({ length: 100 }, (_, i) => (i * 167 + 13) & 0xff);
     expect(body(noise)).toBe(`40 64${hex(noise)}`.replace(" ", ""));
