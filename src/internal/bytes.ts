@@ -115,6 +115,13 @@ export class ByteReader {
     return this.bytes[this.offset++] as number;
   }
 
+  u16(what = "a 16-bit word"): number {
+    this.need(2, what);
+    const v = this.#view.getUint16(this.offset, true);
+    this.offset += 2;
+    return v;
+  }
+
   u32(what = "a 32-bit word"): number {
     this.need(4, what);
     const v = this.#view.getUint32(this.offset, true);
@@ -192,6 +199,12 @@ export class ByteWriter {
 
   u8(v: number): this {
     this.bytes[this.offset++] = v;
+    return this;
+  }
+
+  u16(v: number): this {
+    this.#view.setUint16(this.offset, v, true);
+    this.offset += 2;
     return this;
   }
 
