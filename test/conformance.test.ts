@@ -96,7 +96,7 @@ const membership = {
   CuckooFilter,
 } satisfies Record<string, { readonly prototype: Membership }>;
 
-const redisFormats = { HyperLogLog, RedisBloomFilter, CuckooFilter, TDigest } satisfies Record<
+const redisFormats = { HyperLogLog, RedisBloomFilter, CuckooFilter, TDigest, SortedSet, GeoSet, Dict } satisfies Record<
   string,
   RedisFormatClass<unknown>
 >;

@@ -378,8 +378,8 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * The set in redstruct's versioned format (see {@link SortedSet.fromBytes}): "RSZS", a version
    * byte, the generator state, then each entry in order — its score as a float64 and its member
    * as UTF-8 (a lone surrogate, which UTF-8 cannot carry, in WTF-8's 3-byte form, so every string
-   * round-trips). 13 + Σ (12 + member bytes) bytes. O(n + bytes). No Redis command (DUMP's payload
-   * is Redis's internal encoding).
+   * round-trips). 13 + Σ (12 + member bytes) bytes. O(n + bytes). No Redis command: {@link toRedis}
+   * gives the key's DUMP payload.
    */
   toBytes(): Uint8Array {
     const list = SortedSet.#of(this);
