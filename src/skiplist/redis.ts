@@ -80,12 +80,27 @@ export function zsetToDump(list: ZSkipList, where: string): Uint8Array {
       return new DumpWriter(RdbType.ZSET_LISTPACK).string(lp.finish()).finish();
     }
   }
-  const w = new DumpWriter(RdbType.ZSET_2, 16 + 24 * n);
+  // From the last entry to the first: the nodes in order, then each node's entries backwards.
+  const nodes: number[] = [];
+  for (let x = list.firstNode(), seen = 0; seen < n; x = list.nextNode(x)) {
+    nodes.push(x);
+    seen += list.countOf(x);
+  }
+  // Room for a length byte, the member and the score per entry, the members' length taken from a sample.
+  let sampled = 0;
+  let chars = 0;
+  for (let p = list.firstPos(); p >= 0 && sampled < 64; p = list.nextPos(p), sampled++)
+    chars += list.memberAt(p).length;
+  const w = new DumpWriter(RdbType.ZSET_2, 16 + Math.ceil(n * (9 + chars / sampled) * 1.06));
   w.length(n);
-  for (let p = list.lastPos(); p >= 0; p = list.prevPos(p)) {
-    const m = list.memberAt(p);
-    if (!w.text(m)) throw noRedisForm(where, m);
-    w.double(list.scoreAt(p));
+  for (let k = nodes.length - 1; k >= 0; k--) {
+    const x = nodes[k]!;
+    const base = list.baseOf(x);
+    for (let p = base + list.countOf(x) - 1; p >= base; p--) {
+      const m = list.memberAt(p);
+      if (!w.text(m)) throw noRedisForm(where, m);
+      w.double(list.scoreAt(p));
+    }
   }
   return w.finish();
 }

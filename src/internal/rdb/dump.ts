@@ -303,7 +303,7 @@ export class DumpWriter {
 
   /** Writes a float64 little-endian (rdbSaveBinaryDoubleValue). */
   double(v: number): this {
-    this.#room(8);
+    if (this.#at + 8 > this.#buf.length) this.#room(8);
     this.#view.setFloat64(this.#at, v, true);
     this.#at += 8;
     return this;
@@ -338,7 +338,7 @@ export class DumpWriter {
    */
   text(s: string): boolean {
     const n = s.length;
-    this.#room(n + 16);
+    if (this.#at + n + 16 > this.#buf.length) this.#room(n + 16);
     const b = this.#buf;
     const at = this.#at;
     let i = 0;
@@ -407,11 +407,16 @@ export class DumpWriter {
     return this;
   }
 
-  /** The payload: what was written, the RDB version (10) and the CRC-64, in an array of its exact size. */
+  /**
+   * The payload: what was written, the RDB version (10) and the CRC-64. A view of the writer's own
+   * array when that is at most 1/8 larger than the payload (a size hint that was right), else a copy
+   * of the exact size. The writer is done after this.
+   */
   finish(): Uint8Array {
     const n = this.#at;
-    const out = new Uint8Array(n + TRAILER);
-    out.set(this.#buf.subarray(0, n));
+    this.#room(TRAILER);
+    const fits = n + TRAILER >= this.#buf.length - (this.#buf.length >>> 3);
+    const out = fits ? this.#buf.subarray(0, n + TRAILER) : this.#buf.slice(0, n + TRAILER);
     out[n] = RDB_VERSION & 0xff;
     out[n + 1] = RDB_VERSION >>> 8;
     crc64Into(out, 0, n + 2, out, n + 2);
