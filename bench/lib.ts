@@ -285,6 +285,11 @@ export function throughputChart(title: string, rows: Row[]): ChartSpec {
   });
 }
 
+/** Throughput of row `a` divided by that of row `b`, from one comparison's rows. */
+export function ratioOf(rows: readonly Row[], a: string, b: string): number {
+  return rows.find((r) => r.name === a)!.opsPerSec / rows.find((r) => r.name === b)!.opsPerSec;
+}
+
 /** Deterministic PRNG of floats in [0, 1) so every suite draws the same inputs on every run. */
 export function prng(seed: number): () => number {
   const next = mulberry32(seed);

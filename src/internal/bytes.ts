@@ -186,6 +186,20 @@ export class ByteReader {
   }
 }
 
+/**
+ * `buf` when it has room for `extra` more bytes after its first `used`, else a copy of those `used`
+ * bytes in an array at least twice as large: how the writers of formats whose size is known only at
+ * the end (DUMP payloads, listpacks) grow.
+ */
+export function withRoom(buf: Uint8Array, used: number, extra: number): Uint8Array {
+  if (used + extra <= buf.length) return buf;
+  let size = Math.max(buf.length * 2, 16);
+  while (size < used + extra) size *= 2;
+  const grown = new Uint8Array(size);
+  grown.set(buf.subarray(0, used));
+  return grown;
+}
+
 /** Writer into a preallocated byte array of known final size. */
 export class ByteWriter {
   offset = 0;

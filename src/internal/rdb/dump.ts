@@ -21,7 +21,7 @@
  * announce more than {@link LZF_MAX_RATIO} times its size.
  */
 import { crc64Into } from "../../hash/crc64.js";
-import { ByteReader, checkBytes } from "../bytes.js";
+import { ByteReader, checkBytes, withRoom } from "../bytes.js";
 import { formatError } from "../errors.js";
 import { encodeWtf8Into } from "../wtf8.js";
 import { LZF_MAX_RATIO, lzfCompress, lzfDecompress } from "./lzf.js";
@@ -256,11 +256,8 @@ export class DumpWriter {
   }
 
   #room(n: number): void {
-    if (this.#at + n <= this.#buf.length) return;
-    let size = this.#buf.length * 2;
-    while (size < this.#at + n) size *= 2;
-    const grown = new Uint8Array(size);
-    grown.set(this.#buf.subarray(0, this.#at));
+    const grown = withRoom(this.#buf, this.#at, n);
+    if (grown === this.#buf) return;
     this.#buf = grown;
     this.#view = new DataView(grown.buffer);
   }

@@ -20,6 +20,7 @@
  * ./values.ts); that is how both writers here pick an encoding, so their bytes are Redis's.
  */
 
+import { withRoom } from "../bytes.js";
 import { formatError } from "../errors.js";
 import { encodeWtf8Into, wtf8Length } from "../wtf8.js";
 import { int64Of, int64OfBytes, type RdbValue } from "./values.js";
@@ -37,7 +38,7 @@ function backlenSize(l: number): number {
 
 /** Builds a listpack element by element, as Redis's lpAppend / lpAppendInteger do. */
 export class ListpackWriter {
-  #buf = new Uint8Array(256);
+  #buf: Uint8Array = new Uint8Array(256);
   #at = HEADER;
   #count = 0;
 
@@ -47,12 +48,7 @@ export class ListpackWriter {
   }
 
   #room(n: number): void {
-    if (this.#at + n <= this.#buf.length) return;
-    let size = this.#buf.length * 2;
-    while (size < this.#at + n) size *= 2;
-    const grown = new Uint8Array(size);
-    grown.set(this.#buf.subarray(0, this.#at));
-    this.#buf = grown;
+    this.#buf = withRoom(this.#buf, this.#at, n);
   }
 
   #backlen(l: number): void {
