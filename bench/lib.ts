@@ -76,6 +76,8 @@ export interface CompareOptions {
   time?: number;
   /** Runs before each task's measurement (outside the timed region). */
   beforeTask?: (name: string) => void | Promise<void>;
+  /** Runs before every timed call of every task (outside the timed region), e.g. to reset a server. */
+  beforeEach?: (name: string) => void | Promise<void>;
 }
 
 /**
@@ -103,7 +105,10 @@ export async function compare(
   for (let round = 0; round < rounds; round++) {
     const bench = new Bench({ time, iterations: 8, name: title });
     for (const [name, fn] of Object.entries(tasks)) {
-      bench.add(name, fn, options.beforeTask ? { beforeAll: () => options.beforeTask!(name) } : {});
+      bench.add(name, fn, {
+        ...(options.beforeTask ? { beforeAll: () => options.beforeTask!(name) } : {}),
+        ...(options.beforeEach ? { beforeEach: () => options.beforeEach!(name) } : {}),
+      });
     }
     await bench.run();
     for (const t of bench.tasks) {
