@@ -15,8 +15,9 @@
  * - binary double: 8 bytes little-endian (sorted-set scores since RDB 8).
  *
  * {@link openDump} checks the trailer first (the RDB version against the range the caller reads,
- * then the CRC) and refuses a type or version it was not asked for with a RedstructFormatError that
- * names it; {@link DumpWriter} builds a payload and {@link DumpWriter.finish} appends the trailer.
+ * then the CRC), refusing with a RedstructFormatError that names the version, and hands the type
+ * byte to the caller, which names a type it does not read with {@link typeName};
+ * {@link DumpWriter} builds a payload and {@link DumpWriter.finish} appends the trailer.
  * Lengths are checked against the bytes left before anything is allocated: an LZF stream may not
  * announce more than {@link LZF_MAX_RATIO} times its size.
  */
@@ -86,7 +87,7 @@ export interface OpenDump {
 }
 
 /**
- * Opens a DUMP payload: checks its trailer — at least 10 bytes, an RDB version in
+ * Opens a DUMP payload: checks its trailer — at least 11 bytes (a type byte and the trailer), an RDB version in
  * [minVersion, maxVersion], the CRC-64 — and reads its type byte. A RedstructFormatError prefixed
  * `redstruct/<where>: ` and opening with "not <what>'s DUMP payload" names the version or says the
  * CRC does not match. The caller then checks the type (see {@link typeName}). O(bytes) for the CRC.
@@ -233,10 +234,19 @@ export class DumpReader {
   }
 }
 
-/** Scratch for LZF output (grown to the longest string compressed). */
-let lzfOut = new Uint8Array(256);
-/** Scratch for the UTF-8 of strings written from JavaScript strings. */
-let textBytes = new Uint8Array(256);
+/**
+ * Scratch arrays for LZF output and for the UTF-8 of JavaScript strings: reused, grown by doubling up
+ * to 64 KiB as strings need them; a longer string takes a one-shot array, so what is kept between
+ * calls stays bounded.
+ */
+const SCRATCH_KEEP = 1 << 16;
+let lzfOut: Uint8Array = new Uint8Array(256);
+let textBytes: Uint8Array = new Uint8Array(256);
+
+/** `current` when it holds `n` bytes, else a larger array (kept by the caller only up to SCRATCH_KEEP). */
+function scratch(current: Uint8Array, n: number): Uint8Array {
+  return n <= current.length ? current : new Uint8Array(n <= SCRATCH_KEEP ? Math.max(n, 2 * current.length) : n);
+}
 
 /**
  * Builds a DUMP payload: the type byte, then the value's RDB primitives, then (in
@@ -314,10 +324,11 @@ export class DumpWriter {
       if (typeof v === "number" && v >= -2147483648 && v <= 2147483647) return this.#integer(v);
     }
     if (len > 20) {
-      if (lzfOut.length < len + 1) lzfOut = new Uint8Array(Math.max(len + 1, 2 * lzfOut.length));
-      const compressed = lzfCompress(b, start, end, lzfOut, 0, len - 4);
+      const out = scratch(lzfOut, len + 1);
+      if (out.length <= SCRATCH_KEEP) lzfOut = out;
+      const compressed = lzfCompress(b, start, end, out, 0, len - 4);
       if (compressed > 0) {
-        this.#lzf(lzfOut, compressed, len);
+        this.#lzf(out, compressed, len);
         return this;
       }
     }
@@ -346,8 +357,9 @@ export class DumpWriter {
     }
     if (i < n) {
       if (!isWellFormed(s)) return false;
-      if (textBytes.length < 3 * n) textBytes = new Uint8Array(Math.max(3 * n, 2 * textBytes.length));
-      this.string(textBytes, 0, encodeWtf8Into(s, textBytes, 0));
+      const t = scratch(textBytes, 3 * n);
+      if (t.length <= SCRATCH_KEEP) textBytes = t;
+      this.string(t, 0, encodeWtf8Into(s, t, 0));
       return true;
     }
     // The ASCII bytes sit at at + 1: the place of a string shorter than 64 bytes.
@@ -358,10 +370,11 @@ export class DumpWriter {
         return true;
       }
     } else if (n > 20) {
-      if (lzfOut.length < n + 1) lzfOut = new Uint8Array(Math.max(n + 1, 2 * lzfOut.length));
-      const compressed = lzfCompress(b, at + 1, at + 1 + n, lzfOut, 0, n - 4);
+      const out = scratch(lzfOut, n + 1);
+      if (out.length <= SCRATCH_KEEP) lzfOut = out;
+      const compressed = lzfCompress(b, at + 1, at + 1 + n, out, 0, n - 4);
       if (compressed > 0) {
-        this.#lzf(lzfOut, compressed, n);
+        this.#lzf(out, compressed, n);
         return true;
       }
     }
