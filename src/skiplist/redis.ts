@@ -29,7 +29,7 @@ import { ListpackWriter, readListpack } from "../internal/rdb/listpack.js";
 import { asciiOf, d2string, isIntegerScore, isWellFormed, parseScore, type RdbValue } from "../internal/rdb/values.js";
 import { readZiplist } from "../internal/rdb/ziplist.js";
 import { decodeUtf8, wtf8Length } from "../internal/wtf8.js";
-import { MAX_SIZE, type ZSkipList } from "./core.js";
+import { CHUNK_BITS, MAX_SIZE, type ZSkipList } from "./core.js";
 import { compareMembers } from "./order.js";
 
 /** Redis's zset-max-listpack-entries default. */
@@ -95,11 +95,15 @@ export function zsetToDump(list: ZSkipList, where: string): Uint8Array {
   w.length(n);
   for (let k = nodes.length - 1; k >= 0; k--) {
     const x = nodes[k]!;
+    // A node's entries are consecutive positions of one chunk of the entry arrays.
     const base = list.baseOf(x);
-    for (let p = base + list.countOf(x) - 1; p >= base; p--) {
-      const m = list.memberAt(p);
+    const members = list.em[base >>> CHUNK_BITS]!;
+    const scores = list.es[base >>> CHUNK_BITS]!;
+    const first = base & ((1 << CHUNK_BITS) - 1);
+    for (let j = first + list.countOf(x) - 1; j >= first; j--) {
+      const m = members[j]!;
       if (!w.text(m)) throw noRedisForm(where, m);
-      w.double(list.scoreAt(p));
+      w.double(scores[j]!);
     }
   }
   return w.finish();

@@ -9,7 +9,9 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDump } from "../../src/internal/rdb/dump.js";
 import { compareMembers, RedstructFormatError, SortedSet } from "../../src/skiplist/index.js";
+import { sortedSetWithLayout } from "../../src/skiplist/sorted-set.js";
 import { dumpPayload, hex, rdbLength, rdbRaw, withCrc, withVersion, ziplist } from "../support/rdb.js";
 import { type Arg, type Redis, RedisReplyError, startRedis } from "../support/redis.js";
 import { asListpack, compareZset, must, scoreArg, spelled, utf8Reply, zsetEntries } from "../support/redis-dump.js";
@@ -325,6 +327,33 @@ describe("SortedSet.fromRedis reads every sorted-set payload Redis 6.2 to 8 writ
     expect(() => SortedSet.fromRedis(null as never)).toThrow(TypeError);
     expect(() => SortedSet.fromRedis(dumpPayload(5, rdbLength(0)))).toThrow(/holds no members/);
     expect(() => SortedSet.fromRedis(dumpPayload(5, rdbLength(1000)))).toThrow(/1000 members need at least 9000 bytes/);
+  });
+});
+
+describe("SortedSet.toRedis walks every node layout", () => {
+  it("writes entries from the last to the first across nodes and entry chunks (tiny nodes, 40,000 members)", () => {
+    for (const layout of [
+      { nodeSize: 2, levelBits: 1 },
+      { nodeSize: 5, levelBits: 2 },
+      { nodeSize: 128, levelBits: 2 },
+    ]) {
+      const zs = sortedSetWithLayout(layout, { seed: 3 });
+      for (let i = 0; i < 40_000; i++) zs.add(`m${(i * 7919) % 40_000}`, (i * 31) % 997);
+      for (let i = 0; i < 40_000; i += 3) zs.delete(`m${i}`);
+      const payload = zs.toRedis();
+      const { type, reader } = openDump(payload, "T", "a test", 10, 10);
+      expect(type).toBe(5);
+      const n = reader.length("n");
+      expect(n).toBe(zs.size);
+      const inFile: [string, number][] = [];
+      for (let i = 0; i < n; i++) {
+        const m = reader.string("m");
+        inFile.push([m instanceof Uint8Array ? new TextDecoder().decode(m) : String(m), reader.double("s")]);
+      }
+      reader.end();
+      expect(inFile).toEqual([...zs].reverse());
+      expect([...SortedSet.fromRedis(payload)]).toEqual([...zs]);
+    }
   });
 });
 
