@@ -76,6 +76,8 @@ export interface CompareOptions {
   time?: number;
   /** Runs before each task's measurement (outside the timed region). */
   beforeTask?: (name: string) => void | Promise<void>;
+  /** Runs before every timed call of every task (outside the timed region), e.g. to reset a server. */
+  beforeEach?: (name: string) => void | Promise<void>;
 }
 
 /**
@@ -103,7 +105,10 @@ export async function compare(
   for (let round = 0; round < rounds; round++) {
     const bench = new Bench({ time, iterations: 8, name: title });
     for (const [name, fn] of Object.entries(tasks)) {
-      bench.add(name, fn, options.beforeTask ? { beforeAll: () => options.beforeTask!(name) } : {});
+      bench.add(name, fn, {
+        ...(options.beforeTask ? { beforeAll: () => options.beforeTask!(name) } : {}),
+        ...(options.beforeEach ? { beforeEach: () => options.beforeEach!(name) } : {}),
+      });
     }
     await bench.run();
     for (const t of bench.tasks) {
@@ -283,6 +288,11 @@ export function throughputChart(title: string, rows: Row[]): ChartSpec {
     data: rows.map((r) => ({ name: r.name, value: r.opsPerSec })),
     valueTitle: "operations per second",
   });
+}
+
+/** Throughput of row `a` divided by that of row `b`, from one comparison's rows. */
+export function ratioOf(rows: readonly Row[], a: string, b: string): number {
+  return rows.find((r) => r.name === a)!.opsPerSec / rows.find((r) => r.name === b)!.opsPerSec;
 }
 
 /** Deterministic PRNG of floats in [0, 1) so every suite draws the same inputs on every run. */

@@ -3,7 +3,6 @@
  * a span-indexed skiplist stored in typed arrays. See ./core.ts for the algorithm and layout.
  * @module
  */
-
 export { RedstructFormatError } from "../internal/errors.js";
 export { compareMembers } from "./order.js";
 export type {

@@ -217,10 +217,11 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     const skip = this.skip;
     for (let p = this.hint; p >= 0; p = this.hint) {
       const c = p - this.chunk;
+      // Both read before the step: it may move to another chunk's arrays.
       const member = this.members[c]!;
+      const score = this.scores[c]!;
       this.step(p);
       if (skip?.delete(member)) continue;
-      const score = this.scores[c]!;
       this.started = true;
       this.cursorScore = score;
       this.cursorMember = member;

@@ -105,10 +105,16 @@ const membership = {
   CuckooFilter,
 } satisfies Record<string, { readonly prototype: Membership }>;
 
-const redisFormats = { HyperLogLog, RedisBloomFilter, CuckooFilter, TDigest, Bitmap } satisfies Record<
-  string,
-  RedisFormatClass<unknown>
->;
+const redisFormats = {
+  HyperLogLog,
+  RedisBloomFilter,
+  CuckooFilter,
+  TDigest,
+  Bitmap,
+  SortedSet,
+  GeoSet,
+  Dict,
+} satisfies Record<string, RedisFormatClass<unknown>>;
 
 /** Classes that hold no data to save: ID generators keep a clock position, errors are errors. */
 const NOT_STRUCTURES = new Set(["Snowflake", "TimestampCounterId", "ClockError", "RedstructFormatError"]);

@@ -312,6 +312,19 @@ describe("SortedSet iteration under mutation", () => {
   });
 });
 
+describe("SortedSet iteration across entry chunks", () => {
+  it("gives every entry with its own score, forward and in reverse, past 2^14 positions", () => {
+    for (const nodeSize of [2, 5, 128]) {
+      const zs = sortedSetWithLayout({ nodeSize, levelBits: 2 }, { seed: 3 });
+      for (let i = 0; i < 40_000; i++) zs.add(`m${(i * 7919) % 40_000}`, (i * 31) % 997);
+      for (let i = 0; i < 40_000; i += 3) zs.delete(`m${i}`);
+      const all = zs.range(0, -1);
+      expect([...zs], `nodeSize ${nodeSize}`).toEqual(all);
+      expect([...zs.values({ reverse: true })]).toEqual(all.map(([, s]) => s).reverse());
+    }
+  });
+});
+
 describe("SortedSet iteration across node merges", () => {
   it("keeps its place while removals merge and rebalance the nodes under it", () => {
     const zs = sortedSetWithLayout({ nodeSize: 4, levelBits: 1 }, { seed: 8 });
