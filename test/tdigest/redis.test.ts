@@ -53,7 +53,9 @@ describe("TDigest DUMP payloads and a real redis-server", () => {
       expect(bytes[bytes.length - 10]).toBe(10); // RDB version 10 (Redis 7.0)
       const type = bytes[0]!;
       expect(() => TDigest.fromRedis(bytes)).toThrow(RedstructFormatError);
-      expect(() => TDigest.fromRedis(bytes)).toThrow(new RegExp(`RDB type ${type} \\([a-z ]+[^)]*\\)+, not a module value`));
+      expect(() => TDigest.fromRedis(bytes)).toThrow(
+        new RegExp(`RDB type ${type} \\([a-z ]+[^)]*\\)+, not a module value`),
+      );
       const changed = bytes.slice();
       changed[1] = changed[1]! ^ 1;
       expect(() => TDigest.fromRedis(changed)).toThrow(/CRC-64 does not match/);
