@@ -24,8 +24,8 @@
  *   the ones built by `add(id)`; the other seeds hash each ID once (`murmur64aInto`, the hash `add`
  *   uses) and feed every sketch the same hash with `addHash` — the same registers as `add(id)`, which
  *   the suite checks at n ≤ 10^5 (`equals`), at a fraction of the cost;
- * - time: adding all n IDs (ns per ID; the median of several fresh builds at n ≤ 10^4, one build
- *   above), and the first `count()` of a structure that has not counted yet — a copy read back with
+ * - time: adding all n IDs (ns per ID; the median of 3 to 30 fresh builds, each after a forced GC,
+ *   up to 10^6; one build at 10^7), and the first `count()` of a structure that has not counted yet — a copy read back with
  *   `fromRedis` / `fromPortable` / `fromBytes`, median of several copies: a popcount of the whole
  *   string for Bitmap (one built by `setBit` keeps its count: O(1)), O(1) for RoaringBitmap, the
  *   estimator over the registers for the sketches. Each is also given as the speed relative to
@@ -68,8 +68,8 @@ const SEEDS_FULL = [1000, 300, 100, 30, 10];
 const DAYS = 7;
 const UNION_SIZES_QUICK = [1e4, 1e6];
 const BASELINE = "HyperLogLog p14";
-/** Fresh builds timed at small n (their median is reported): 10^5 IDs' worth, at most 30. */
-const timedBuilds = (n: number) => Math.min(30, Math.max(1, Math.round(1e5 / n)));
+/** Fresh builds timed (their median is reported): 3·10^6 IDs' worth, at least 3 and at most 30; one at 10^7. */
+const timedBuilds = (n: number) => (n >= 1e7 ? 1 : Math.min(30, Math.max(3, Math.round(3e6 / n))));
 /** Copies whose first count is timed. */
 const COUNT_COPIES = 9;
 /** Redis's HyperLogLog seed: `add` hashes with MurmurHash64A under it. */
@@ -288,7 +288,10 @@ function measure(ctx: BenchContext, n: number, seeds: number, bufs: Buffers): Ro
     const heldAdded = arrayBytes() - before;
     const byteLengthAdded = c.byteLength(first.t);
     const times = [first.ms];
-    for (let b = 1; b < timedBuilds(n); b++) times.push(timedBuild(c, loop, ids, n).ms);
+    for (let b = 1; b < timedBuilds(n); b++) {
+      heapUsed(); // the previous build's garbage collected now, not during this one
+      times.push(timedBuild(c, loop, ids, n).ms);
+    }
     const t = first.t;
     let runOptimizeMs: number | undefined;
     if (t instanceof RoaringBitmap) {
@@ -542,7 +545,7 @@ const suite: Suite = {
       "",
       `Bytes relative to each other, at each n (below 1× the first is smaller): ${ratios.join("; ")}.`,
       "",
-      `**Time.** Adding all n IDs (ns per ID: the median of ${timedBuilds(1e3)} builds at 10^3, ${timedBuilds(1e4)} at 10^4, one above) and the first \`count()\` of a copy read back from its serialization (median of ${COUNT_COPIES}: a popcount for Bitmap — one built by \`setBit\` keeps its count, O(1) — O(1) for RoaringBitmap, the estimator for the sketches). "vs HLL": HyperLogLog p14's time ÷ this one's, same n, same run (higher is faster). RoaringBitmap's \`runOptimize()\` took ${roaringOptimize}.`,
+      `**Time.** Adding all n IDs (ns per ID: the median of ${SIZES.map((n) => `${timedBuilds(n)}`).join(", ")} fresh builds at n = 10^3 … 10^7) and the first \`count()\` of a copy read back from its serialization (median of ${COUNT_COPIES}: a popcount for Bitmap — one built by \`setBit\` keeps its count, O(1) — O(1) for RoaringBitmap, the estimator for the sketches). "vs HLL": HyperLogLog p14's time ÷ this one's, same n, same run (higher is faster). RoaringBitmap's \`runOptimize()\` took ${roaringOptimize}.`,
       "",
       markdownTable(["n", "structure", "add, per ID", "add vs HLL", "first count()", "count vs HLL"], timeRows),
       "",
