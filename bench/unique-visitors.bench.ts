@@ -115,6 +115,32 @@ type AnyContender = Contender<any>;
 
 const sketchRedis = (h: HyperLogLog) => (h.precision === 14 ? h.toRedis() : undefined);
 
+/** UltraLogLog and ExaLogLog: redstruct's own format, and Redis through the HyperLogLog they reduce to. */
+function loglog<S extends UltraLogLog | ExaLogLog>(
+  name: string,
+  make: () => S,
+  kind: { fromBytes(bytes: Uint8Array): S; union(sketches: S[]): S },
+  theory: number,
+): Contender<S> {
+  return {
+    name,
+    exact: false,
+    make,
+    add: "t.add(k[i]);",
+    addHash: "t.addHash(k[2 * i], k[2 * i + 1]);",
+    count: (t) => t.count(),
+    uncounted: (t) => kind.fromBytes(t.toBytes()),
+    serialize: (t) => t.toBytes(),
+    format: "toBytes()",
+    toRedis: (t) => sketchRedis(t.toHyperLogLog()),
+    redisHow: "toHyperLogLog(), SET, then PFCOUNT (p = 14 only)",
+    union: (ts) => kind.union(ts),
+    byteLength: (t) => t.byteLength,
+    equals: (a, b) => (a as { equals(other: S): boolean }).equals(b),
+    theory,
+  };
+}
+
 const CONTENDERS: AnyContender[] = [
   {
     name: "Bitmap",
@@ -161,44 +187,11 @@ const CONTENDERS: AnyContender[] = [
     equals: (a: HyperLogLog, b: HyperLogLog) => a.equals(b),
     theory: 1.04 / 128,
   } satisfies Contender<HyperLogLog>,
-  ...[12, 14].map(
-    (p) =>
-      ({
-        name: `UltraLogLog p${p}`,
-        exact: false,
-        make: () => new UltraLogLog({ precision: p }),
-        add: "t.add(k[i]);",
-        addHash: "t.addHash(k[2 * i], k[2 * i + 1]);",
-        count: (t: UltraLogLog) => t.count(),
-        uncounted: (t: UltraLogLog) => UltraLogLog.fromBytes(t.toBytes()),
-        serialize: (t: UltraLogLog) => t.toBytes(),
-        format: "toBytes()",
-        toRedis: (t: UltraLogLog) => sketchRedis(t.toHyperLogLog()),
-        redisHow: "toHyperLogLog(), SET, then PFCOUNT (p = 14 only)",
-        union: (ts: UltraLogLog[]) => UltraLogLog.union(ts),
-        byteLength: (t: UltraLogLog) => t.byteLength,
-        equals: (a: UltraLogLog, b: UltraLogLog) => a.equals(b),
-        theory: 0.782 / Math.sqrt(2 ** p),
-      }) satisfies Contender<UltraLogLog>,
+  ...[12, 14].map((p) =>
+    loglog(`UltraLogLog p${p}`, () => new UltraLogLog({ precision: p }), UltraLogLog, 0.782 / Math.sqrt(2 ** p)),
   ),
-  {
-    name: "ExaLogLog p12",
-    exact: false,
-    make: () => new ExaLogLog(),
-    add: "t.add(k[i]);",
-    addHash: "t.addHash(k[2 * i], k[2 * i + 1]);",
-    count: (t: ExaLogLog) => t.count(),
-    uncounted: (t: ExaLogLog) => ExaLogLog.fromBytes(t.toBytes()),
-    serialize: (t: ExaLogLog) => t.toBytes(),
-    format: "toBytes()",
-    toRedis: (t: ExaLogLog) => sketchRedis(t.toHyperLogLog()),
-    redisHow: "toHyperLogLog(), SET, then PFCOUNT (p = 14 only)",
-    union: (ts: ExaLogLog[]) => ExaLogLog.union(ts),
-    byteLength: (t: ExaLogLog) => t.byteLength,
-    equals: (a: ExaLogLog, b: ExaLogLog) => a.equals(b),
-    // √(3.80 / 32) / √m: maximum likelihood at t = 2, d = 24 (docs/hll.md).
-    theory: Math.sqrt(3.8 / 32) / 64,
-  } satisfies Contender<ExaLogLog>,
+  // √(3.80 / 32) / √m: maximum likelihood at t = 2, d = 24 (docs/hll.md).
+  loglog("ExaLogLog p12", () => new ExaLogLog(), ExaLogLog, Math.sqrt(3.8 / 32) / 64),
 ];
 const SKETCHES = CONTENDERS.filter((c) => !c.exact);
 
