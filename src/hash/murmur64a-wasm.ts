@@ -29,7 +29,7 @@ const encoder = new TextEncoder();
 /** Largest item, in bytes, the module hashes: a longer one is left to the JavaScript hash. */
 export const MAX_ITEM_BYTES = 1 << 16;
 /** Most positions one {@link WasmMurmur.positions} call computes (RedisBloom's largest k is 1075). */
-export const MAX_POSITIONS = 1100;
+const MAX_POSITIONS = 1100;
 /** Byte offset of the positions, then of the item, in the module's memory. */
 const POSITIONS = 32;
 const DATA = POSITIONS + 8 * MAX_POSITIONS;
@@ -241,7 +241,7 @@ interface Exports {
 }
 
 /** The chained MurmurHash64A in WebAssembly; see the module comment. */
-export class WasmMurmur {
+class WasmMurmur {
   readonly #exports: Exports;
   #bytes: Uint8Array;
   #words: Uint32Array;
