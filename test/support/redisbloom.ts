@@ -33,7 +33,7 @@ export function textOf(e: unknown): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Byte inputs in the forms callers hand them over (the RedisBloom structures' hostile-input tests)
+// Byte inputs in the forms callers hand them over (the byte-input tests of the RedisBloom structures)
 // ---------------------------------------------------------------------------------------------
 
 class Bytes extends Uint8Array {}
