@@ -6,7 +6,6 @@
  * into a structure that passes checkInvariants() — and, where the format promises it, writes back
  * the very same bytes — or throws a RedstructFormatError.
  */
-
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BlockedBloomFilter, BloomFilter, RedisBloomFilter, ScalableBloomFilter } from "../../src/bloom/index.js";

@@ -1,3 +1,8 @@
+/**
+ * The hashing behind BloomFilter, BlockedBloomFilter and ScalableBloomFilter (src/bloom/hashing.ts):
+ * items are Redis's bytes (42, 42n, "42" and its bytes are one item), the position reductions set
+ * exactly the bit the formula names, positions spread evenly, and one key's probes are distinct.
+ */
 import { describe, expect, it } from "vitest";
 import { H, hashElement, RING_BITS, scaleHi, scaleLo } from "../../src/bloom/hashing.js";
 import { BloomFilter } from "../../src/bloom/index.js";

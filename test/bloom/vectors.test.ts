@@ -1,3 +1,9 @@
+/**
+ * RedisBloomFilter replays RedisBloom 2.4.23 (test/vectors/redisbloom/): every recorded BF.* reply,
+ * SCANDUMP chunk and false positive, bit for bit, and the recorded hashes (MurmurHash64A with the
+ * Bloom seeds, MurmurHash2 with the legacy ones). vectors-no-wasm.test.ts replays the same vectors
+ * on the JavaScript hash path.
+ */
 import { describe, expect, it } from "vitest";
 import { RedisBloomFilter } from "../../src/bloom/index.js";
 import { murmur64a } from "../../src/hash/index.js";

@@ -1,3 +1,8 @@
+/**
+ * Careless and hostile arguments to CountMinSketch: one options object, never a mix of shapes;
+ * items and increments checked before anything changes; merge and union arguments checked as
+ * sketches of the same dimensions, named by position; iterators that re-enter the sketches.
+ */
 import { describe, expect, it } from "vitest";
 import { CountMinSketch } from "../../src/cms/index.js";
 import { detached } from "../support/redisbloom.js";

@@ -1,3 +1,7 @@
+/**
+ * CountMinSketch replays RedisBloom 2.4.23 (test/vectors/redisbloom/cms.json): every recorded
+ * CMS.* reply, argument errors included, and the 520-row INITBYPROB table of dimensions.
+ */
 import { describe, expect, it } from "vitest";
 import { CMS_SATURATED, CountMinSketch, cmsDimensions } from "../../src/cms/index.js";
 import { exactSize } from "../support/cms.js";

@@ -1,3 +1,8 @@
+/**
+ * CuckooFilter.fromRedis (chunk lists) and CuckooFilter.fromBytes, fuzzed with 10^4 seeded inputs
+ * each per run: every input either loads into a filter that passes checkInvariants() or throws a
+ * RedstructFormatError.
+ */
 import { describe, expect, it } from "vitest";
 import { CuckooFilter, RedstructFormatError } from "../../src/cuckoo/index.js";
 import { expectOnlyFormatErrors, fuzzDeserializer } from "../support/fuzz.js";

@@ -1,3 +1,7 @@
+/**
+ * Careless and hostile arguments to CuckooFilter: every argument checked, naming the structure and
+ * the parameter; iterators that re-enter the filter; detached views refused before anything changes.
+ */
 import { describe, expect, it } from "vitest";
 import { CuckooFilter } from "../../src/cuckoo/index.js";
 import { detached } from "../support/redisbloom.js";

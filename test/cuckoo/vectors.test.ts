@@ -1,3 +1,9 @@
+/**
+ * CuckooFilter replays RedisBloom 2.4.23 (test/vectors/redisbloom/cuckoo.json) through a CF.*
+ * front end with RedisBloom's auto-create: every recorded reply, CF.INFO, SCANDUMP chunk and
+ * LOADCHUNK, argument errors and the valid steps around them, and hand-edited LOADCHUNK headers that
+ * RedisBloom refuses.
+ */
 import { describe, expect, it } from "vitest";
 import { CuckooFilter, RedstructFormatError } from "../../src/cuckoo/index.js";
 import { fromHex, itemOf, textOf, toHex } from "../support/redisbloom.js";

@@ -1,3 +1,7 @@
+/**
+ * Dict.fromBytes, fuzzed with 10^4 seeded hostile inputs per run: each loads into a dict that passes
+ * checkInvariants() or throws a RedstructFormatError, nothing else.
+ */
 import { describe, expect, it } from "vitest";
 import { Dict, type DictKey } from "../../src/dict/index.js";
 import { fuzzDeserializer } from "../support/fuzz.js";

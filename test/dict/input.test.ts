@@ -1,3 +1,8 @@
+/**
+ * Careless and hostile arguments to Dict: options with typos, nulls or wrong types, entries that are
+ * not a synchronous iterable of pairs, keys of unsupported types, a detached Uint8Array key, and
+ * JSON.stringify — each a named error, before anything changes.
+ */
 import { describe, expect, it } from "vitest";
 import { Dict, type DictKey } from "../../src/dict/index.js";
 

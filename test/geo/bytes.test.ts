@@ -1,3 +1,4 @@
+/** GeoSet's serialized form: toBytes/fromBytes round-trip, scores and members exact. */
 import { describe, expect, it } from "vitest";
 import { LAT_MAX, LAT_MIN } from "../../src/geo/geohash.js";
 import { GeoSet } from "../../src/geo/index.js";

@@ -1,3 +1,7 @@
+/**
+ * GeoSet.fromBytes, fuzzed with 10^4 seeded hostile inputs per run: each loads into a GeoSet that
+ * passes checkInvariants() or throws a RedstructFormatError.
+ */
 import { describe, expect, it } from "vitest";
 import { GeoSet } from "../../src/geo/index.js";
 import { fuzzDeserializer } from "../support/fuzz.js";

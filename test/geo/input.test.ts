@@ -1,3 +1,4 @@
+/** GeoSet's argument checks: every bad argument refused with an error that names it. */
 import { describe, expect, it } from "vitest";
 import { GeoSet } from "../../src/geo/index.js";
 import { SortedSet } from "../../src/skiplist/index.js";

@@ -1,3 +1,4 @@
+/** CRC-64-Jones (src/hash/crc64.ts), the trailer of every Redis DUMP payload: Redis's check value. */
 import { describe, expect, it } from "vitest";
 import { crc64Into } from "../../src/hash/crc64.js";
 

@@ -6,7 +6,6 @@
  * passes checkInvariants() — and, where the format promises it, writes back the very same bytes — or
  * throws a RedstructFormatError.
  */
-
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ExaLogLog, HyperLogLog, UltraLogLog } from "../../src/hll/index.js";

@@ -1,3 +1,11 @@
+/**
+ * Careless and hostile arguments to the ID generators. Every options object, checked in one table
+ * over the public API: an unknown key (a typo such as `workerID`), `null` for an option or for the
+ * whole object, and a value of the wrong type are TypeErrors naming the option; out-of-range values
+ * are RangeErrors. Machine ids are never masked, malformed IDs and impossible clock readings are
+ * refused with the documented errors, and callbacks that call back into the generator get a clear
+ * error.
+ */
 import { describe, expect, it } from "vitest";
 import { ClockError, SNOWFLAKE_PRESETS, Snowflake, TimestampCounterId } from "../../src/idgen/index.js";
 import * as root from "../../src/index.js";

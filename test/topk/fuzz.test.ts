@@ -1,3 +1,9 @@
+/**
+ * TopK `fromBytes`, fuzzed: 10^4 seeded inputs per deserializer per run (random byte strings and
+ * near-valid corruptions of valid inputs of several shapes), each of which must either load into a
+ * structure that passes checkInvariants() — and, where the format promises it, write back the very
+ * same bytes — or throw a RedstructFormatError.
+ */
 import { describe, expect, it } from "vitest";
 import { glibcRandom, TopK } from "../../src/topk/index.js";
 import { type Deserializer, expectOnlyFormatErrors, fuzzDeserializer } from "../support/fuzz.js";

@@ -1,3 +1,4 @@
+/** glibcRandom (src/topk/glibc-random.ts): glibc's rand() after srand(seed), draw for draw. */
 import { describe, expect, it } from "vitest";
 import { glibcRandom } from "../../src/topk/index.js";
 import vectors from "../vectors/redisbloom/topk.json" with { type: "json" };

@@ -1,3 +1,8 @@
+/**
+ * TopK replays RedisBloom 2.4.23 (test/vectors/redisbloom/topk.json) with glibc rand() seeded 1:
+ * every recorded TOPK.* reply, LIST, NUL bytes, increment 0 and argument errors; the recorded stream
+ * regenerates from its description.
+ */
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "../../src/internal/random.js";
 import { glibcRandom, TopK } from "../../src/topk/index.js";
