@@ -76,9 +76,9 @@ const MIN_BUCKETS = 4;
 /** Largest table: bucket heads are indexed with 32-bit masks. */
 const MAX_BUCKETS = 2 ** 30;
 /**
- * Default log2 of the slots per storage chunk: 32,768 slots, a 768 KiB array allocated at once
- * (~0.5 ms, once per 32,768 inserts). Each lookup goes through its chunk's array object and
- * header, and fewer chunks keep those in L1 (docs/dict.md gives the measurement).
+ * Default log2 of the slots per storage chunk: 32,768 slots, a 768 KiB array allocated at once,
+ * once per 32,768 inserts. Each lookup goes through its chunk's array object and header, and fewer
+ * chunks keep those in L1 (docs/dict.md, "Design" and "Benchmarks", gives the costs).
  */
 const DEFAULT_CHUNK_BITS = 15;
 /** Redis's `empty_visits = n * 10` for a one-bucket step. */
@@ -111,7 +111,7 @@ export interface DictOptions {
    * The 128-bit SipHash key: a `Uint32Array` of 4 little-endian words or a `Uint8Array` of 16
    * bytes. Pass one to make hashing (and so bucket layout, scan order and iteration order)
    * reproducible; keep it secret if keys come from untrusted input. With a given key, the first
-   * 32-bit integer key derives the integer hash tables from it (about 0.25 ms, once).
+   * 32-bit integer key derives the integer hash tables from it, once (512 SipHash-1-3 calls).
    * @defaultValue a fresh random key from `crypto.getRandomValues`
    */
   key?: Uint32Array | Uint8Array;
@@ -122,8 +122,8 @@ export interface DictOptions {
   seed?: number;
   /**
    * log2 of the number of entry slots per storage chunk (4..20). A chunk is allocated whole when
-   * the previous one fills, which costs roughly 5 µs per 1,000 slots (measured: ~0.5 ms for the
-   * default's 32,768); fewer, larger chunks make lookups a little faster.
+   * the previous one fills, a pause that grows with its size (docs/dict.md, "Benchmarks", gives the
+   * default's); fewer, larger chunks make lookups a little faster.
    * @remarks Small values exercise chunk boundaries in tests; the default suits production.
    * @defaultValue 15
    */

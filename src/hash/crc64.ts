@@ -105,12 +105,3 @@ export function crc64Into(bytes: Uint8Array, from: number, to: number, out: Uint
 
 /** Whether typed arrays read words little-endian (every engine redstruct runs on, in practice). */
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/** CRC-64-Jones of `bytes` as a bigint (for tests and tools; the serializers use {@link crc64Into}). */
-export function crc64(bytes: Uint8Array): bigint {
-  const out = new Uint8Array(8);
-  crc64Into(bytes, 0, bytes.length, out, 0);
-  let v = 0n;
-  for (let b = 7; b >= 0; b--) v = (v << 8n) | BigInt(out[b]!);
-  return v;
-}

@@ -14,7 +14,7 @@ import { article, formatError, typeError } from "./errors.js";
  * `ArrayBuffer.prototype.detached`; there only an empty view can be detached, and a DataView over
  * a detached buffer is refused, which tells the two apart. Any typed array or DataView.
  */
-export function isDetached(view: ArrayBufferView): boolean {
+function isDetached(view: ArrayBufferView): boolean {
   const buffer = view.buffer as ArrayBuffer & { detached?: boolean };
   if (typeof buffer.detached === "boolean") return buffer.detached;
   let length: number;

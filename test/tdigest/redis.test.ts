@@ -5,7 +5,7 @@
  *   have ("Bad data format"), while the same payload with one bit changed fails the check;
  * - a real DUMP of a key of another type passes fromRedis's CRC-64 and version checks and is refused
  *   for its RDB type — so both sides compute the trailer alike, on bytes from Redis itself.
- * The vectors (tdigest-vectors.test.ts) are the oracle for everything inside the payload.
+ * The vectors (vectors.test.ts) are the oracle for everything inside the payload.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedstructFormatError, TDigest } from "../../src/tdigest/index.js";
