@@ -526,13 +526,13 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   #insert(list: ZSkipList, score: number, member: string): void {
     if (list.length >= MAX_SIZE) throw rangeError(WHERE, "size", list.length + 1, `at most 2^26 (${MAX_SIZE}) members`);
     list.insert(score, member);
-    if (this.#journal.active) this.#journal.added(member, score, list.length);
+    if (this.#journal.active) this.#journal.added(member, score);
   }
 
   /** Gives a present member a new score, and tells live iterators. */
   #update(list: ZSkipList, member: string, slot: number, current: number, score: number): void {
     list.updateScore(list.posOf(current, member), slot, score);
-    if (this.#journal.active) this.#journal.moved(member, current, score, list.length);
+    if (this.#journal.active) this.#journal.moved(member, current, score);
   }
 
   /**
