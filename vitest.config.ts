@@ -66,7 +66,7 @@ export default defineConfig({
           name: "chromium",
           // Packaging and bundle-size checks spawn npm, node and esbuild, and the Redis clients need
           // sockets: they run on the Node side only.
-          exclude: ["test/package/**", "test/docs/clients.redis.test.ts"],
+          exclude: ["test/package/**", "test/docs/clients.test.ts"],
           browser: {
             enabled: true,
             headless: true,

@@ -644,12 +644,10 @@ async function beforeRun(ctx: BenchContext, Before: SortedSetClass, inp: Inputs)
   }
   // At 10^6 a build takes seconds: three builds each, alternating, as the goal rows do.
   const insertRows = huge
-    ? buildAll(
-        ctx,
-        n,
-        Object.fromEntries(impls.map(([name, Z]) => [name, () => build(Z)])),
-        3,
-      ).rows.map((r) => ({ ...r, ratio: 0 }))
+    ? buildAll(ctx, n, Object.fromEntries(impls.map(([name, Z]) => [name, () => build(Z)])), 3).rows.map((r) => ({
+        ...r,
+        ratio: 0,
+      }))
     : await rounds(ctx, `insert, n=${n}`, insertTasks, { baseline: BEFORE, batch: n });
   const baseRow = insertRows.find((r) => r.name === BEFORE)!;
   for (const r of insertRows) r.ratio = r.opsPerSec / baseRow.opsPerSec;
@@ -753,7 +751,8 @@ class ArrayZSet {
   rangeByScore(min: number, max: number): [string, number][] {
     const out: [string, number][] = [];
     const { scores, members } = this;
-    for (let j = lowerBound(scores, min); j < scores.length && scores[j]! <= max; j++) out.push([members[j]!, scores[j]!]);
+    for (let j = lowerBound(scores, min); j < scores.length && scores[j]! <= max; j++)
+      out.push([members[j]!, scores[j]!]);
     return out;
   }
 }
@@ -1193,7 +1192,9 @@ const suite: Suite = {
 
     const mid = [];
     for (const n of [1_000, 10_000]) {
-      ctx.log(`n = ${n}: mid-size goals against js-sdsl OrderedMap + Map${n === 1_000 ? " and a sorted array + Map" : ""}`);
+      ctx.log(
+        `n = ${n}: mid-size goals against js-sdsl OrderedMap + Map${n === 1_000 ? " and a sorted array + Map" : ""}`,
+      );
       const rows = await midRun(ctx, inputs(n), n === 1_000);
       mid.push({ n, rows });
       const peers = n === 1_000 ? [SDSL_ZSET, ARRAY_ZSET] : [SDSL_ZSET];

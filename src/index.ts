@@ -3,8 +3,9 @@
  *
  * The root re-exports every subpath: `redstruct/hash`, `redstruct/hll`, `redstruct/bloom`,
  * `redstruct/cuckoo`, `redstruct/cms`, `redstruct/topk`, `redstruct/tdigest`, `redstruct/skiplist`,
- * `redstruct/geo`, `redstruct/dict`, `redstruct/idgen`, `redstruct/bitmap`.
- * @module
+ * `redstruct/geo`, `redstruct/dict`, `redstruct/idgen`, `redstruct/bitmap`; and
+ * {@link RedstructFormatError}, which every subpath that reads serialized input exports too.
+ * @module redstruct
  */
 
 export * from "./bitmap/index.js";
@@ -16,6 +17,7 @@ export * from "./geo/index.js";
 export * from "./hash/index.js";
 export * from "./hll/index.js";
 export * from "./idgen/index.js";
+/** @primaryExport */
 export { RedstructFormatError } from "./internal/errors.js";
 export * from "./skiplist/index.js";
 export * from "./tdigest/index.js";

@@ -171,7 +171,8 @@ for (const n of [32, 64, 128, 256, 512, 1024]) {
       ["compact", COMPACT],
       ["list", LIST],
     ] as const) {
-      time(layout, n, w).forEach((v, k) => results[name][k]!.push(v));
+      const times = time(layout, n, w);
+      for (let k = 0; k < times.length; k++) results[name][k]!.push(times[k]!);
     }
   }
   const cells = OPS.map((_, k) => {

@@ -97,7 +97,7 @@ const I64_MIN = -(2n ** 63n);
 const I64_MAX = 2n ** 63n - 1n;
 
 /** One parsed subcommand. */
-export interface FieldOp {
+interface FieldOp {
   code: number;
   signed: boolean;
   bits: number;
@@ -263,7 +263,7 @@ export function runBitfield(
  * The unsigned value of the `bits`-bit field (1 ≤ bits ≤ 32) at bit `offset`, most significant bit
  * first; bytes past the end of `bytes` read as zeros. At most 5 bytes, accumulated in a double.
  */
-export function readBits(bytes: Uint8Array, offset: number, bits: number): number {
+function readBits(bytes: Uint8Array, offset: number, bits: number): number {
   const first = Math.floor(offset / 8);
   const shift = offset - first * 8;
   const count = (shift + bits + 7) >> 3;
@@ -280,7 +280,7 @@ export function readBits(bytes: Uint8Array, offset: number, bits: number): numbe
  * bit first, byte by byte from the field's last byte; returns the change in set bits. The field must
  * lie inside `bytes`.
  */
-export function writeBits(bytes: Uint8Array, offset: number, bits: number, value: number): number {
+function writeBits(bytes: Uint8Array, offset: number, bits: number, value: number): number {
   let delta = 0;
   let end = offset + bits;
   while (end > offset) {

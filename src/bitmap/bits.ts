@@ -17,7 +17,7 @@ export const POP8: Uint8Array = (() => {
 })();
 
 /** Set bits of a 32-bit word (any sign). */
-export function pop32(v: number): number {
+function pop32(v: number): number {
   v -= (v >>> 1) & 0x55555555;
   v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
   return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;

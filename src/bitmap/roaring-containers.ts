@@ -69,7 +69,7 @@ export function capFor(n: number): number {
  * Copies `len` units within or between Uint16Arrays: a loop for spans under 256 units, where making
  * the `subarray` view that `set` needs costs more than the copy, `copyWithin` / `set` above.
  */
-export function copy16(src: Uint16Array, from: number, dst: Uint16Array, to: number, len: number): void {
+function copy16(src: Uint16Array, from: number, dst: Uint16Array, to: number, len: number): void {
   if (len < 256) {
     if (src === dst && to > from) for (let k = len - 1; k >= 0; k--) dst[to + k] = src[from + k]!;
     else for (let k = 0; k < len; k++) dst[to + k] = src[from + k]!;
@@ -151,7 +151,7 @@ export function countWords(w: Int32Array, wo: number): number {
 }
 
 /** Runs of consecutive set bits in a bitmap (starts of runs: a set bit whose predecessor is clear). */
-export function bitmapRuns(w: Int32Array, wo: number): number {
+function bitmapRuns(w: Int32Array, wo: number): number {
   let runs = 0;
   let carry = 0;
   for (let k = wo; k < wo + WORDS; k++) {
@@ -163,7 +163,7 @@ export function bitmapRuns(w: Int32Array, wo: number): number {
 }
 
 /** Runs in a sorted array of `card` values from a[o]. */
-export function arrayRuns(a: Uint16Array, o: number, card: number): number {
+function arrayRuns(a: Uint16Array, o: number, card: number): number {
   let runs = 1;
   for (let k = o + 1; k < o + card; k++) if (a[k]! !== a[k - 1]! + 1) runs++;
   return runs;
@@ -198,7 +198,7 @@ export function bitmapToRuns(w: Int32Array, wo: number, out: Uint16Array, to: nu
 }
 
 /** Writes the members of a bitmap, ascending, into out from `to`; returns how many. */
-export function bitmapToArray(w: Int32Array, wo: number, out: Uint16Array, to: number): number {
+function bitmapToArray(w: Int32Array, wo: number, out: Uint16Array, to: number): number {
   let n = to;
   for (let k = 0; k < WORDS; k++) {
     let v = w[wo + k]!;
@@ -233,7 +233,7 @@ export function efficientKind(card: number, runs: number): number {
 }
 
 /** Whether CRoaring's `convert_run_optimize` turns an array of `card` values in `runs` runs into runs. */
-export function arrayToRunPays(card: number, runs: number): boolean {
+function arrayToRunPays(card: number, runs: number): boolean {
   return 2 + 4 * runs < arrayWeight(card);
 }
 
@@ -1026,7 +1026,7 @@ export class Containers {
 }
 
 /** Expands runs (start, last) at src[from…] into their values at out[to…]. */
-export function runsToArray(src: Uint16Array, from: number, runs: number, out: Uint16Array, to: number): void {
+function runsToArray(src: Uint16Array, from: number, runs: number, out: Uint16Array, to: number): void {
   let n = to;
   for (let r = 0; r < runs; r++) {
     const last = src[from + 2 * r + 1]!;

@@ -78,15 +78,7 @@ export class Scratch {
  * - ANDNOT (x minus y): x an array → array; two runs → smallest; a run minus an array → smallest
  *   when the run has at most 32 members, else by cardinality; otherwise by cardinality.
  */
-export function resultKind(
-  op: number,
-  kx: number,
-  ky: number,
-  cx: number,
-  cy: number,
-  card: number,
-  runs: number,
-): number {
+function resultKind(op: number, kx: number, ky: number, cx: number, cy: number, card: number, runs: number): number {
   if (card === 0) return -1;
   switch (op) {
     case OR:

@@ -11,12 +11,12 @@
  * top 9 bits of x_i, where x_0 = h2.lo and x_{i+1} = x_i·0x2c9277b5 + (h2.hi | 1) (mod 2^32): a
  * 32-bit linear congruential sequence (multiplier ≡ 1 mod 4, odd increment: full period) seeded by
  * 63 bits, in int32 with one Math.imul per probe. Its top bits behave like independent positions,
- * which the sizing formula below assumes (measured: rate within 1 % of the mean (X_b/512)^k at
- * n = 3·10^6, p = 10⁻⁴, k = 12). Two other schemes were rejected: (a + i·b) mod 512, on analysis —
- * a query sharing (a, b) with a key of its block is a certain false positive, a floor of
+ * which the sizing formula below assumes (the false-positive rates `npm run bench -- bloom`
+ * measures are in docs/bloom.md). Two other schemes would not do: (a + i·b) mod 512 — a query
+ * sharing (a, b) with a key of its block is a certain false positive, a floor of
  * ≈ λ/(512·256) ≈ 1.5·10⁻⁴ at 20 keys per block, above a 10⁻⁴ target; and the top 9 bits of
- * a + i·b + C(i,2)·c (the standard filter's enhanced double hashing), on measurement — its
- * positions are correlated enough that the rate came out 6–11 % above (X_b/512)^k at k = 12.
+ * a + i·b + C(i,2)·c (the standard filter's enhanced double hashing), whose positions inside one
+ * block are correlated enough to put the rate above (X_b/512)^k at large k.
  * Two probes of one key coincide with probability ≈ 1/512 per pair, as for independent hashes.
  *
  * Sizing: the bits are not spread uniformly, so the number of keys per block varies (Poisson with
@@ -25,8 +25,7 @@
  * and {@link blockedParameters} picks the fewest blocks B (≥ ⌈n·(−ln p/ln²2)/512⌉/2) for which some
  * integer k reaches FPR ≤ p, with that k. The price is more bits per element than the standard
  * filter (n = 10^6, computed): +0.8 % at p = 10 %, +3.2 % at 1 % (9.90 vs 9.59 bits, k = 6 vs 7),
- * +7.7 % at 0.1 %, +14 % at 0.01 %, +34 % at 10⁻⁶ — the blocked design suits p ≥ 10⁻⁴. The rates
- * measured in bench/bloom.bench.ts are compared with the target there (README).
+ * +7.7 % at 0.1 %, +14 % at 0.01 %, +34 % at 10⁻⁶ — the blocked design suits p ≥ 10⁻⁴.
  *
  * Memory layout: `words` is a Uint32Array of 16·B words; block j is words [16j, 16j + 16), i.e.
  * byte offset 64·j in the buffer, so blocks are 64-byte aligned relative to the buffer start (large

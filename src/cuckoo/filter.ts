@@ -623,8 +623,7 @@ export class CuckooFilter {
     if (this.#items === 0) return [];
     const w = new ByteWriter(REDIS_HEADER);
     w.u53(this.#items).u53(this.#buckets).u53(this.#deletes).u53(this.#filters.length);
-    w.raw([this.#bucketSize & 0xff, this.#bucketSize >>> 8, this.#maxIterations & 0xff, this.#maxIterations >>> 8]);
-    w.raw([this.#expansion & 0xff, this.#expansion >>> 8]);
+    w.u16(this.#bucketSize).u16(this.#maxIterations).u16(this.#expansion);
     const out: Array<[number, Uint8Array]> = [[1, w.finish()]];
     let offset = 0;
     for (const f of this.#filters) {
@@ -809,22 +808,18 @@ function subFilterSlots(shape: Shape, k: number): number {
 
 /** The CF.SCANDUMP header's fields, read at once (the caller may reuse the chunk afterwards). */
 function readRedisHeader(data: Uint8Array): Shape {
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const u64 = (at: number, what: string) => {
-    const lo = view.getUint32(at, true);
-    const hi = view.getUint32(at + 4, true);
-    if (hi > 0x1fffff) throw formatError(WHERE, `${what} ${hi}·2^32+${lo} exceeds 2^53`);
-    return hi * 2 ** 32 + lo;
+  const r = new ByteReader(data, WHERE);
+  const shape: Shape = {
+    items: r.u53("the item count"),
+    buckets: r.u53("the bucket count"),
+    deletes: r.u53("the delete count"),
+    filters: r.u53("the sub-filter count"),
+    bucketSize: r.u16("the bucket size"),
+    maxIterations: r.u16("max iterations"),
+    expansion: r.u16("the expansion"),
   };
-  return {
-    items: u64(0, "the item count"),
-    buckets: u64(8, "the bucket count"),
-    deletes: u64(16, "the delete count"),
-    filters: u64(24, "the sub-filter count"),
-    bucketSize: view.getUint16(32, true),
-    maxIterations: view.getUint16(34, true),
-    expansion: view.getUint16(36, true),
-  };
+  r.end();
+  return shape;
 }
 
 /** The header rules both loaders apply; returns the shape when it passes. */

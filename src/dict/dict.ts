@@ -67,6 +67,7 @@ import { defineInspect, firstOf } from "../internal/inspect.js";
 import { checkIterable, checkOptions } from "../internal/options.js";
 import { mulberry32, randomSeed } from "../internal/random.js";
 import { type DictKey, isDictKey, KeyHasher, slowKeyEquals } from "./hash.js";
+import { hashFromDump, hashToDump, plainValue } from "./redis.js";
 import { decodeDict, encodeDict } from "./serialize.js";
 
 const WHERE = "Dict";
@@ -75,9 +76,9 @@ const MIN_BUCKETS = 4;
 /** Largest table: bucket heads are indexed with 32-bit masks. */
 const MAX_BUCKETS = 2 ** 30;
 /**
- * Default log2 of the slots per storage chunk: 32,768 slots, a 768 KiB array allocated at once
- * (~0.5 ms, once per 32,768 inserts). Each lookup goes through its chunk's array object and
- * header, and fewer chunks keep those in L1 (docs/dict.md gives the measurement).
+ * Default log2 of the slots per storage chunk: 32,768 slots, a 768 KiB array allocated at once,
+ * once per 32,768 inserts. Each lookup goes through its chunk's array object and header, and fewer
+ * chunks keep those in L1 (docs/dict.md, "Design" and "Benchmarks", gives the costs).
  */
 const DEFAULT_CHUNK_BITS = 15;
 /** Redis's `empty_visits = n * 10` for a one-bucket step. */
@@ -110,7 +111,7 @@ export interface DictOptions {
    * The 128-bit SipHash key: a `Uint32Array` of 4 little-endian words or a `Uint8Array` of 16
    * bytes. Pass one to make hashing (and so bucket layout, scan order and iteration order)
    * reproducible; keep it secret if keys come from untrusted input. With a given key, the first
-   * 32-bit integer key derives the integer hash tables from it (about 0.25 ms, once).
+   * 32-bit integer key derives the integer hash tables from it, once (512 SipHash-1-3 calls).
    * @defaultValue a fresh random key from `crypto.getRandomValues`
    */
   key?: Uint32Array | Uint8Array;
@@ -121,8 +122,8 @@ export interface DictOptions {
   seed?: number;
   /**
    * log2 of the number of entry slots per storage chunk (4..20). A chunk is allocated whole when
-   * the previous one fills, which costs roughly 5 µs per 1,000 slots (measured: ~0.5 ms for the
-   * default's 32,768); fewer, larger chunks make lookups a little faster.
+   * the previous one fills, a pause that grows with its size (docs/dict.md, "Benchmarks", gives the
+   * default's); fewer, larger chunks make lookups a little faster.
    * @remarks Small values exercise chunk boundaries in tests; the default suits production.
    * @defaultValue 15
    */
@@ -166,6 +167,26 @@ export interface DictToBytesOptions {
 /** Options of {@link Dict.fromBytes}: the dict's own options, and the value decoder. */
 export interface DictFromBytesOptions<V = unknown> extends DictOptions {
   /** Turns the bytes `encodeValue` wrote back into a value. Required exactly when it was used. */
+  decodeValue?: (bytes: Uint8Array) => V;
+}
+
+/** Options of {@link Dict.toRedis}. */
+export interface DictToRedisOptions {
+  /**
+   * Turns a value that is not a string, number, bigint or Uint8Array (which are Redis strings as
+   * they are) into the bytes Redis stores. Each returned array is copied before the next call, so
+   * the callback may reuse one buffer.
+   */
+  encodeValue?: (value: never) => Uint8Array;
+}
+
+/** Options of {@link Dict.fromRedis}: the dict's own options, and the value decoder. */
+export interface DictFromRedisOptions<V = unknown> extends DictOptions {
+  /**
+   * Turns each value's bytes (a fresh copy, which it may keep) into the value to store; called once
+   * the whole payload has been checked. Without it a value is the string its bytes spell in UTF-8,
+   * or a Uint8Array when they are not UTF-8.
+   */
   decodeValue?: (bytes: Uint8Array) => V;
 }
 
@@ -721,6 +742,62 @@ export class Dict<K extends DictKey = DictKey, V = unknown> implements Map<K, V>
   }
 
   /**
+   * The dict as a Redis hash key's `DUMP` payload: `RESTORE key 0 <payload>` recreates it in Redis
+   * 7.0 or later (RDB version 10, CRC-64). Keys and values become Redis strings — a string its UTF-8
+   * bytes, a number or bigint its decimal text, a Uint8Array its bytes — and any other value goes
+   * through `options.encodeValue`. A listpack (RDB type 16) while there are at most 512 entries whose
+   * keys and values have at most 64 bytes (Redis's `hash-max-listpack-*` defaults), in iteration
+   * order: byte for byte what redis-server 7.0 DUMPs after the same HSETs in the same order. Else
+   * the hash-table encoding (type 4), whose bytes Redis orders by its own seeded hash: RESTORE reads
+   * it back equal, but its bytes cannot be Redis's (docs/redis.md). O(n + bytes).
+   * @throws RangeError for an empty dict (Redis holds no empty key); TypeError for a key or string
+   *   value with a lone surrogate (no UTF-8 form), two keys that are one Redis field (`1` and `"1"`),
+   *   a value of another type without `encodeValue`, or an `encodeValue` that does not return a
+   *   Uint8Array — each naming the key.
+   */
+  toRedis(options?: DictToRedisOptions): Uint8Array {
+    const o = checkOptions(WHERE, options, ["encodeValue"]);
+    if (o.encodeValue !== undefined && typeof o.encodeValue !== "function") {
+      throw typeError(WHERE, "options.encodeValue", o.encodeValue, "a function");
+    }
+    const entries = [...(this.#walk(2) as Iterable<[DictKey, unknown]>)];
+    return hashToDump(entries, o.encodeValue as ((value: unknown) => Uint8Array) | undefined, WHERE);
+  }
+
+  /**
+   * A dict holding what a hash key's `DUMP` payload holds (`DUMP key` from Redis 6.2 to 8, or
+   * {@link toRedis}): listpack, ziplist or hash-table encoding, RDB versions 9 to 12, integer-encoded
+   * and LZF-compressed strings. Fields become string keys where their bytes are UTF-8 and Uint8Array
+   * keys otherwise; values likewise, or `options.decodeValue(bytes)`. A fresh secret key unless
+   * `options.key` gives one. Everything is checked before it is trusted — CRC-64, version, type, every
+   * length against the bytes present before anything is allocated, the LZF streams, a field twice.
+   * Nothing read aliases `payload`. O(n + bytes).
+   * @throws TypeError when `payload` is not a Uint8Array or for options as the constructor;
+   *   RedstructFormatError for anything else, naming what is wrong.
+   */
+  static fromRedis<K extends DictKey = DictKey, V = unknown>(
+    payload: Uint8Array,
+    options?: DictFromRedisOptions<V>,
+  ): Dict<K, V> {
+    const { decodeValue, ...dictOptions } = checkOptions(WHERE, options, [...OPTION_KEYS, "decodeValue"]);
+    if (decodeValue !== undefined && typeof decodeValue !== "function") {
+      throw typeError(WHERE, "options.decodeValue", decodeValue, "a function");
+    }
+    const { keys, values } = hashFromDump(payload, WHERE);
+    const dict = new Dict<K, V>(null, dictOptions);
+    for (let i = 0; i < keys.length; i++) {
+      if (dict.has(keys[i] as K)) throw formatError(WHERE, `not a hash's DUMP payload: field ${i} appears twice`);
+      dict.set(keys[i] as K, values[i] as V);
+    }
+    // The callback sees values only once every byte has been checked.
+    for (let i = 0; i < keys.length; i++) {
+      const bytes = values[i]!;
+      dict.set(keys[i] as K, (decodeValue === undefined ? plainValue(bytes) : decodeValue(bytes)) as V);
+    }
+    return dict;
+  }
+
+  /**
    * Always throws: a Dict keeps its entries in private fields, so `JSON.stringify` would write `{}`
    * (as for a `Map`) and `structuredClone` would copy nothing. Send {@link toBytes} instead.
    * @throws TypeError saying so.
@@ -1062,6 +1139,14 @@ export interface DictConstructor {
    * gives one). O(n + bytes). @throws as {@link Dict.fromBytes}.
    */
   fromBytes<K extends DictKey = DictKey, V = unknown>(bytes: Uint8Array, options?: DictFromBytesOptions<V>): Dict<K, V>;
+  /**
+   * A dict holding what a hash key's `DUMP` payload holds (a fresh secret key unless `options.key`
+   * gives one). O(n + bytes). @throws as {@link Dict.fromRedis}.
+   */
+  fromRedis<K extends DictKey = DictKey, V = unknown>(
+    payload: Uint8Array,
+    options?: DictFromRedisOptions<V>,
+  ): Dict<K, V>;
   /** The class's prototype, so that `instanceof Dict` narrows to a `Dict`. @hidden */
   readonly prototype: Dict<DictKey, unknown>;
 }

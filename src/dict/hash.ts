@@ -82,8 +82,8 @@ export class KeyHasher {
 
   /**
    * @param randomTables draw the integer tables from `crypto.getRandomValues` (for a dict that drew
-   *   its own random SipHash key: as secret, and much cheaper — measured ~8 µs against ~250 µs for
-   *   the 512 SipHash calls of the derivation) instead of from `sipKey`.
+   *   its own random SipHash key: as secret, and one call instead of the 512 SipHash calls of the
+   *   derivation) instead of from `sipKey`.
    */
   constructor(sipKey: Uint32Array, randomTables = false) {
     this.sipKey = sipKey;

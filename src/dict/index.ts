@@ -8,7 +8,14 @@ import type { DictKey } from "./hash.js";
 
 export { RedstructFormatError } from "../internal/errors.js";
 
-export type { DictFromBytesOptions, DictInfo, DictOptions, DictToBytesOptions } from "./dict.js";
+export type {
+  DictFromBytesOptions,
+  DictFromRedisOptions,
+  DictInfo,
+  DictOptions,
+  DictToBytesOptions,
+  DictToRedisOptions,
+} from "./dict.js";
 export type { DictKey } from "./hash.js";
 
 /**

@@ -135,6 +135,16 @@ const UNIT_NAMES = '"m", "km", "mi" or "ft"';
 const MAGIC = "RSGE";
 const VERSION = 1;
 
+/** An error of the underlying SortedSet, told as this GeoSet's (same class, "redstruct/GeoSet: …"). */
+function renamed(e: unknown): unknown {
+  if (!(e instanceof Error) || !e.message.startsWith("redstruct/SortedSet: ")) return e;
+  const message = `redstruct/${WHERE}: ${e.message.slice("redstruct/SortedSet: ".length)}`;
+  if (e instanceof RedstructFormatError) return new RedstructFormatError(message);
+  if (e instanceof TypeError) return new TypeError(message);
+  if (e instanceof RangeError) return new RangeError(message);
+  return e;
+}
+
 function checkMember(value: unknown, param: string): string {
   return checkString(WHERE, param, value);
 }
@@ -491,6 +501,36 @@ export class GeoSet {
       throw e;
     }
     return new GeoSet({ sortedSet: set });
+  }
+
+  /**
+   * The GEO key's `DUMP` payload, for `RESTORE key 0 <payload>` in Redis 7.0 or later: a GEO key is a
+   * sorted set, so this is {@link SortedSet.toRedis} of the places' members and geohash scores, byte
+   * for byte what redis-server 7.0 DUMPs after the same GEOADDs. O(n + bytes).
+   * @throws RangeError for an empty GeoSet (Redis holds no empty key); TypeError naming a member with
+   *   a lone surrogate (no UTF-8, hence no Redis, form).
+   */
+  toRedis(): Uint8Array {
+    try {
+      return this.#set.toRedis();
+    } catch (e) {
+      throw renamed(e);
+    }
+  }
+
+  /**
+   * A GeoSet over the sorted set a key's `DUMP` payload holds (GEOADD keys and any other sorted set,
+   * as GEO commands work on any sorted-set key), read by {@link SortedSet.fromRedis}. O(n + bytes)
+   * for Redis's order.
+   * @throws TypeError when `payload` is not a Uint8Array; RedstructFormatError as
+   *   {@link SortedSet.fromRedis} finds it.
+   */
+  static fromRedis(payload: Uint8Array): GeoSet {
+    try {
+      return new GeoSet({ sortedSet: SortedSet.fromRedis(payload) });
+    } catch (e) {
+      throw renamed(e);
+    }
   }
 
   /** A GeoSet is not JSON: send {@link toBytes} and rebuild with {@link GeoSet.fromBytes}. */

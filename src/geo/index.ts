@@ -3,7 +3,6 @@
  * GEOSEARCHSTORE) on the sorted set, with Redis 7.0's answers. See ./geo-set.ts for the algorithm.
  * @module
  */
-
 export { RedstructFormatError } from "../internal/errors.js";
 export type {
   GeoAddOptions,

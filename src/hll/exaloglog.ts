@@ -49,8 +49,7 @@
  * ≈ 20 solver steps of O(64), O(1) for the martingale; `merge`, `downsize`, serialization O(m);
  * `bounds` a count plus a bisection on a table of standard deviations built once per (p, t, d).
  */
-import { checkItem } from "../hash/element.js";
-import { type Item, murmur64aInto } from "../hash/index.js";
+import type { Item } from "../hash/index.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, invariantFailure, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
@@ -75,9 +74,11 @@ import {
   windowModel,
 } from "./registers.js";
 import {
+  addEach,
+  checkHalves,
   checkHyperLogLogPrecision,
   checkSketch,
-  halvesError,
+  hashItem,
   hashRun,
   MAX_ESTIMATE,
   mergeArguments,
@@ -131,8 +132,7 @@ const MAX_PRECISION = 26;
 const MAX_T = 2;
 const MAX_D = 24;
 
-// Scratch shared by every instance: the hash and the likelihood's coefficients. No add allocates.
-const hash = new Uint32Array(2);
+// Scratch shared by every instance: the likelihood's coefficients (the hash scratch is hashItem's). No add allocates.
 const beta = new Float64Array(65);
 
 /**
@@ -199,7 +199,7 @@ export class ExaLogLog {
   static from(items: Iterable<Item>, options?: ExaLogLogOptions): ExaLogLog {
     checkIterable(WHERE, "items", items);
     const e = new ExaLogLog(options);
-    for (const item of items) e.add(item);
+    e.addAll(items);
     return e;
   }
 
@@ -244,8 +244,8 @@ export class ExaLogLog {
    *   Uint8Array, or is a Uint8Array whose buffer was detached.
    */
   add(item: Item): boolean {
-    murmur64aInto(checkItem(WHERE, "item", item), hash, 0, 0xadc83b19);
-    return this.#addHashed(hash[0]!, hash[1]!);
+    const h = hashItem(WHERE, item);
+    return this.#addHashed(h[0]!, h[1]!);
   }
 
   /**
@@ -255,10 +255,7 @@ export class ExaLogLog {
    *   item that `add` refuses (the items before it stay added).
    */
   addAll(items: Iterable<Item>): boolean {
-    checkIterable(WHERE, "items", items);
-    let changed = false;
-    for (const item of items) if (this.add(item)) changed = true;
-    return changed;
+    return addEach(WHERE, this, items);
   }
 
   /**
@@ -268,9 +265,7 @@ export class ExaLogLog {
    * @throws TypeError / RangeError when a half is not an integer in [0, 2^32).
    */
   addHash(low: number, high: number): boolean {
-    if (!(typeof low === "number" && low >>> 0 === low && typeof high === "number" && high >>> 0 === high)) {
-      throw halvesError(WHERE, low, high);
-    }
+    checkHalves(WHERE, low, high);
     return this.#addHashed(low, high);
   }
 

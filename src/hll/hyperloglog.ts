@@ -38,8 +38,7 @@
  * until the next change), O(1) for the martingale; `bounds` a count plus ≈ 50 table lookups;
  * `merge` O(m); serialization O(m).
  */
-import { checkItem } from "../hash/element.js";
-import { type Item, murmur64aInto } from "../hash/index.js";
+import type { Item } from "../hash/index.js";
 import { checkBytes } from "../internal/bytes.js";
 import { checkInteger, formatError, invariantFailure, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
@@ -49,7 +48,16 @@ import { classicEstimate, ertlEstimate, hllStdDev } from "./estimators.js";
 import { ExactSum, Martingale, stateProblem } from "./martingale.js";
 import { decodeRedis, encodeRedisDense, encodeRedisSparse, REDIS_PRECISION } from "./redis.js";
 import { decodeBytes, encodeDense, encodeSparse } from "./serialize.js";
-import { checkSketch, halvesError, hashRun, MAX_ESTIMATE, mergeArguments, unionArguments } from "./shared.js";
+import {
+  addEach,
+  checkHalves,
+  checkSketch,
+  hashItem,
+  hashRun,
+  MAX_ESTIMATE,
+  mergeArguments,
+  unionArguments,
+} from "./shared.js";
 
 /**
  * How `count()` turns registers into a number: "ertl" (PFCOUNT's), "classic" (Flajolet et al.'s
@@ -99,8 +107,7 @@ const SPARSE_INITIAL = 8;
 /** Below this precision m/16 is under 32 entries: sparse would save nothing, start dense. */
 const MIN_SPARSE_PRECISION = 9;
 
-// Scratch shared by every instance: hash output and the count histogram. No call allocates.
-const hash = new Uint32Array(2);
+// Scratch shared by every instance: the count histogram (the hash scratch is hashItem's). No call allocates.
 const histogram = new Float64Array(64);
 /** 2^−r: the probability that an element's run exceeds r (for r below the longest run, 65 − p). */
 const BEYOND = Float64Array.from({ length: 66 }, (_, r) => 2 ** -r);
@@ -198,7 +205,7 @@ export class HyperLogLog {
   static from(items: Iterable<Item>, options?: HyperLogLogOptions): HyperLogLog {
     checkIterable(WHERE, "items", items);
     const h = new HyperLogLog(options);
-    for (const item of items) h.add(item);
+    h.addAll(items);
     return h;
   }
 
@@ -243,8 +250,8 @@ export class HyperLogLog {
    *   Uint8Array, or is a Uint8Array whose buffer was detached.
    */
   add(item: Item): boolean {
-    murmur64aInto(checkItem(WHERE, "item", item), hash, 0, 0xadc83b19);
-    return this.#addHashed(hash[0]!, hash[1]!);
+    const h = hashItem(WHERE, item);
+    return this.#addHashed(h[0]!, h[1]!);
   }
 
   /**
@@ -254,10 +261,7 @@ export class HyperLogLog {
    *   item that `add` refuses (the items before it stay added).
    */
   addAll(items: Iterable<Item>): boolean {
-    checkIterable(WHERE, "items", items);
-    let changed = false;
-    for (const item of items) if (this.add(item)) changed = true;
-    return changed;
+    return addEach(WHERE, this, items);
   }
 
   /**
@@ -271,9 +275,7 @@ export class HyperLogLog {
    *   (NaN, a fraction, a negative number): such a value has no bits to take a register from.
    */
   addHash(low: number, high: number): boolean {
-    if (!(typeof low === "number" && low >>> 0 === low && typeof high === "number" && high >>> 0 === high)) {
-      throw halvesError(WHERE, low, high);
-    }
+    checkHalves(WHERE, low, high);
     return this.#addHashed(low, high);
   }
 

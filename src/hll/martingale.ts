@@ -36,7 +36,7 @@ const SPLIT = 2 ** -20;
 const HI_UNIT = 2 ** 22;
 
 /** The part of a split term kept in `hi`: the term rounded down to a multiple of 2^−22 (exact). */
-export function splitHi(term: number): number {
+function splitHi(term: number): number {
   return Math.floor(term * HI_UNIT) / HI_UNIT;
 }
 

@@ -25,14 +25,14 @@ const MAGIC = "RHLL";
 const VERSION = 2;
 
 /** The martingale state as stored: see martingale.ts. */
-export interface MartingaleState {
+interface MartingaleState {
   estimate: number;
   variance: number;
   sum: number;
 }
 
 /** What a decoded buffer holds: one register value per byte plus the sketch's settings. */
-export interface DecodedSketch {
+interface DecodedSketch {
   precision: number;
   estimator: number;
   values: Uint8Array;

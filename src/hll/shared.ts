@@ -1,10 +1,40 @@
 /**
- * What HyperLogLog and UltraLogLog share besides the estimators, the bounds and the martingale: how
- * a 64-bit hash splits into a register index and a run, the check of a caller's hash halves, the
- * ceiling on every estimate, and the checks of the sketches handed to `merge`, `union` and `equals`.
+ * What HyperLogLog, UltraLogLog and ExaLogLog share besides the estimators, the bounds and the
+ * martingale: how an item is hashed and how a 64-bit hash splits into a register index and a run,
+ * the check of a caller's hash halves, `addAll`'s loop, the ceiling on every estimate, and the checks
+ * of the sketches handed to `merge` and `union`.
  */
+import { checkItem } from "../hash/element.js";
+import { type Item, murmur64aInto } from "../hash/index.js";
 import { describe, rangeError, typeError } from "../internal/errors.js";
 import { checkInstance, checkIterable } from "../internal/options.js";
+
+/** Where {@link hashItem} writes an item's hash: [bits 0..31, bits 32..63]. */
+const itemHash = new Uint32Array(2);
+
+/**
+ * Hashes `item` as Redis's `PFADD` does (MurmurHash64A, seed 0xadc83b19, over the bytes Redis would
+ * store for it) after checking it, into a two-word scratch that the next call overwrites: the caller
+ * reads `[low, high]` at once. No allocation.
+ * @throws TypeError naming `item`, before anything changes, when it is not an item.
+ */
+export function hashItem(where: string, item: Item): Uint32Array {
+  murmur64aInto(checkItem(where, "item", item), itemHash, 0, 0xadc83b19);
+  return itemHash;
+}
+
+/**
+ * Adds every item of `items` to `sketch`, in order, through its `add` (`PFADD key item1 item2 …`).
+ * @returns true when at least one register changed.
+ * @throws TypeError when `items` is not a sync iterable (a lone string included), or at the first
+ *   item that `add` refuses (the items before it stay added).
+ */
+export function addEach(where: string, sketch: { add(item: Item): boolean }, items: Iterable<Item>): boolean {
+  checkIterable(where, "items", items);
+  let changed = false;
+  for (const item of items) if (sketch.add(item)) changed = true;
+  return changed;
+}
 
 /**
  * The largest estimate either sketch answers: 2^64, the number of distinct 64-bit hashes. Past it
@@ -40,12 +70,19 @@ export function checkHyperLogLogPrecision(where: string, p: number, downsize: st
 }
 
 /**
- * The error for a caller's hash halves (`addHash(low, high)`), called only once the inline check
- * `typeof x === "number" && x >>> 0 === x` has failed: that comparison holds exactly for the integers
- * in [0, 2^32), so it refuses NaN, fractions, negatives and non-numbers. The check itself stays inline
- * at each call site, since `addHash` is a hot path.
+ * Checks a caller's hash halves (`addHash(low, high)`): `typeof x === "number" && x >>> 0 === x`
+ * holds exactly for the integers in [0, 2^32), so NaN, fractions, negatives and non-numbers are
+ * refused. Small enough for the engine to inline into each `addHash`; the message is built apart.
+ * @throws TypeError when a half is not a number, RangeError when it is not an integer in [0, 2^32).
  */
-export function halvesError(where: string, low: unknown, high: unknown): TypeError | RangeError {
+export function checkHalves(where: string, low: unknown, high: unknown): void {
+  if (!(typeof low === "number" && low >>> 0 === low && typeof high === "number" && high >>> 0 === high)) {
+    throw halvesError(where, low, high);
+  }
+}
+
+/** The error for hash halves that {@link checkHalves} refused: it names the first bad half. */
+function halvesError(where: string, low: unknown, high: unknown): TypeError | RangeError {
   const [param, x] = typeof low === "number" && low >>> 0 === low ? ["high", high] : ["low", low];
   if (typeof x !== "number") return typeError(where, param, x, "an integer in [0, 2^32)");
   return rangeError(where, param, x, "an integer in [0, 2^32)");

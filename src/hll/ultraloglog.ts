@@ -31,8 +31,7 @@
  * O(m) after a change for the histogram plus O(q) (FGRA, ML) or O(1) (martingale); `merge`,
  * `downsize`, serialization O(m).
  */
-import { checkItem } from "../hash/element.js";
-import { type Item, murmur64aInto } from "../hash/index.js";
+import type { Item } from "../hash/index.js";
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { checkInteger, formatError, invariantFailure, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
@@ -55,9 +54,11 @@ import {
   valueModel,
 } from "./registers.js";
 import {
+  addEach,
+  checkHalves,
   checkHyperLogLogPrecision,
   checkSketch,
-  halvesError,
+  hashItem,
   hashRun,
   MAX_ESTIMATE,
   mergeArguments,
@@ -83,8 +84,7 @@ const VERSION = 1;
 const MIN_PRECISION = 3;
 const MAX_PRECISION = 26;
 
-// Scratch shared by every instance: the hash and the state histogram. No add allocates.
-const hash = new Uint32Array(2);
+// Scratch shared by every instance: the state histogram (the hash scratch is hashItem's). No add allocates.
 const counts = new Float64Array(256);
 
 /** An UltraLogLog register is the register model's with t = 0 (update value = run) and d = 2. */
@@ -144,7 +144,7 @@ export class UltraLogLog {
   static from(items: Iterable<Item>, options?: UltraLogLogOptions): UltraLogLog {
     checkIterable(WHERE, "items", items);
     const u = new UltraLogLog(options);
-    for (const item of items) u.add(item);
+    u.addAll(items);
     return u;
   }
 
@@ -179,8 +179,8 @@ export class UltraLogLog {
    *   Uint8Array, or is a Uint8Array whose buffer was detached.
    */
   add(item: Item): boolean {
-    murmur64aInto(checkItem(WHERE, "item", item), hash, 0, 0xadc83b19);
-    return this.#addHashed(hash[0]!, hash[1]!);
+    const h = hashItem(WHERE, item);
+    return this.#addHashed(h[0]!, h[1]!);
   }
 
   /**
@@ -190,10 +190,7 @@ export class UltraLogLog {
    *   item that `add` refuses (the items before it stay added).
    */
   addAll(items: Iterable<Item>): boolean {
-    checkIterable(WHERE, "items", items);
-    let changed = false;
-    for (const item of items) if (this.add(item)) changed = true;
-    return changed;
+    return addEach(WHERE, this, items);
   }
 
   /**
@@ -203,9 +200,7 @@ export class UltraLogLog {
    * @throws TypeError / RangeError when a half is not an integer in [0, 2^32).
    */
   addHash(low: number, high: number): boolean {
-    if (!(typeof low === "number" && low >>> 0 === low && typeof high === "number" && high >>> 0 === high)) {
-      throw halvesError(WHERE, low, high);
-    }
+    checkHalves(WHERE, low, high);
     return this.#addHashed(low, high);
   }
 

@@ -45,7 +45,7 @@ export class ClockError extends Error {
 }
 
 /** Real elapsed time in milliseconds (monotonic where the platform has `performance`). @internal */
-export const realNow: () => number =
+const realNow: () => number =
   typeof performance !== "undefined" && typeof performance.now === "function"
     ? () => performance.now()
     : () => Date.now();

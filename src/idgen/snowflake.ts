@@ -106,7 +106,7 @@ export interface SnowflakeOptions {
   maxWaitMs?: number;
   /**
    * Monotonic clock in milliseconds (any origin, never decreasing) that measures how long a wait
-   * has lasted, for tests: with a fake one, whether a wait gives up no longer depends on the
+   * has lasted, for tests: with a fake one, whether a wait gives up does not depend on the
    * machine's speed. Read only while waiting.
    * @defaultValue performance.now
    */

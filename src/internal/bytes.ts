@@ -14,7 +14,7 @@ import { article, formatError, typeError } from "./errors.js";
  * `ArrayBuffer.prototype.detached`; there only an empty view can be detached, and a DataView over
  * a detached buffer is refused, which tells the two apart. Any typed array or DataView.
  */
-export function isDetached(view: ArrayBufferView): boolean {
+function isDetached(view: ArrayBufferView): boolean {
   const buffer = view.buffer as ArrayBuffer & { detached?: boolean };
   if (typeof buffer.detached === "boolean") return buffer.detached;
   let length: number;
@@ -135,6 +135,13 @@ export class ByteReader {
     return this.bytes[this.offset++] as number;
   }
 
+  u16(what = "a 16-bit word"): number {
+    this.need(2, what);
+    const v = this.#view.getUint16(this.offset, true);
+    this.offset += 2;
+    return v;
+  }
+
   u32(what = "a 32-bit word"): number {
     this.need(4, what);
     const v = this.#view.getUint32(this.offset, true);
@@ -199,6 +206,20 @@ export class ByteReader {
   }
 }
 
+/**
+ * `buf` when it has room for `extra` more bytes after its first `used`, else a copy of those `used`
+ * bytes in an array at least twice as large: how the writers of formats whose size is known only at
+ * the end (DUMP payloads, listpacks) grow.
+ */
+export function withRoom(buf: Uint8Array, used: number, extra: number): Uint8Array {
+  if (used + extra <= buf.length) return buf;
+  let size = Math.max(buf.length * 2, 16);
+  while (size < used + extra) size *= 2;
+  const grown = new Uint8Array(size);
+  grown.set(buf.subarray(0, used));
+  return grown;
+}
+
 /** Writer into a preallocated byte array of known final size. */
 export class ByteWriter {
   offset = 0;
@@ -212,6 +233,12 @@ export class ByteWriter {
 
   u8(v: number): this {
     this.bytes[this.offset++] = v;
+    return this;
+  }
+
+  u16(v: number): this {
+    this.#view.setUint16(this.offset, v, true);
+    this.offset += 2;
     return this;
   }
 

@@ -8,14 +8,14 @@
 import { formatError } from "./errors.js";
 
 /** A chunk's place: the part it lies in, its offset inside that part, and a copy of its bytes. */
-export interface ChunkPlace {
+interface ChunkPlace {
   part: number;
   offset: number;
   data: Uint8Array;
 }
 
 /** How a loader names things in its messages. */
-export interface ChunkTerms {
+interface ChunkTerms {
   /** The structure, for the message prefix ("RedisBloomFilter"). */
   where: string;
   /** What the number of a chunk is called ("iterator", "position"). */

@@ -27,7 +27,7 @@ interface InspectOptions {
 type Inspect = (value: unknown, options?: InspectOptions) => string;
 
 /** What a structure shows: its parameters, and for the entry-holding ones, size and first entries. */
-export interface Shown {
+interface Shown {
   fields?: Record<string, unknown>;
   /** Number of entries: printed as `Name(size)`. */
   size?: number;

@@ -115,7 +115,7 @@ export function checkInstance<T>(
  * The known key a typo most likely meant: same letters in another case, or within two edits
  * (Damerau–Levenshtein: `precison`, `workerID`, `capcity`, `nX`); undefined when none is that close.
  */
-export function nearest(key: string, known: readonly string[]): string | undefined {
+function nearest(key: string, known: readonly string[]): string | undefined {
   const lower = key.toLowerCase();
   let best: string | undefined;
   let bestDistance = 3;

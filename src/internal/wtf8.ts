@@ -79,6 +79,19 @@ let scratchUnits = new Uint16Array(0);
  * 3-byte sequences — which encodeWtf8Into never writes, so every string has one form). O(n).
  */
 export function decodeWtf8(bytes: Uint8Array, start = 0, end = bytes.length): string | undefined {
+  return decode(bytes, start, end, true);
+}
+
+/**
+ * The string whose UTF-8 bytes are `bytes[start, end)`, or `undefined` when they are not UTF-8:
+ * as {@link decodeWtf8}, and a surrogate code point (a lone surrogate's WTF-8 form) is refused too,
+ * so the result is always well-formed UTF-16. O(n).
+ */
+export function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.length): string | undefined {
+  return decode(bytes, start, end, false);
+}
+
+function decode(bytes: Uint8Array, start: number, end: number, surrogates: boolean): string | undefined {
   // A string has at most one code unit per byte.
   const need = end - start;
   if (need > scratchUnits.length && need <= SCRATCH_UNITS) {
@@ -120,6 +133,7 @@ export function decodeWtf8(bytes: Uint8Array, start = 0, end = bytes.length): st
       u[n++] = 0xd800 + (cp >>> 10);
       u[n++] = 0xdc00 + (cp & 0x3ff);
     } else {
+      if (cp >= 0xd800 && cp < 0xe000 && !surrogates) return undefined;
       if (cp >= 0xdc00 && cp < 0xe000 && pairAt === n) return undefined;
       u[n++] = cp;
       if (cp >= 0xd800 && cp < 0xdc00) pairAt = n;

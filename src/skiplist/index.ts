@@ -4,7 +4,6 @@
  * for the skiplist, ./store.ts for its memory layout.
  * @module
  */
-
 export { RedstructFormatError } from "../internal/errors.js";
 export { compareMembers } from "./order.js";
 export type {

@@ -8,21 +8,26 @@
  * entry after the cursor, one descent — so removals (of the next member, of ranges, pops) need
  * nothing else. Adds and score changes are what could break the guarantee: a member moved from ahead
  * of the cursor to behind it would be skipped, one moved from behind to ahead visited twice, and a
- * loop that adds ahead of itself would never end. So the set keeps a journal of those changes,
- * appended in O(1) per change whatever the number of iterators, and each iterator reads the entries
- * it has not seen before its next step (so the cursor they are judged against is the one they
- * happened at), keeping two small sets:
+ * loop that adds ahead of itself would never end. So while iterators exist the set appends those
+ * changes to a journal, O(1) per change whatever the number of iterators, and each iterator reads
+ * the entries it has not seen before its next step (so the cursor they are judged against is the one
+ * they happened at), keeping two small sets:
  * - `skip`: members ahead of the cursor not to visit — already visited and moved ahead, or added
  *   during the iteration;
  * - `owed`: members moved behind the cursor before their visit, visited after the walk ends (each
  *   with its score at that moment, if still present).
- * An iterator that is never finished (`zs.keys().next()` to peek at the first member) therefore costs
- * nothing per change: it reads the journal only when stepped. The journal is bounded: once it holds
- * more entries than the set has members (and 64), every live iterator reads it and it is emptied —
- * O(1) amortised per change and iterator. An iterator whose two sets outgrow the set (a long-lived
- * iterator under heavy churn) instead copies the members it has left, in walk order, once, and
- * leaves the journal: from then on it visits those still present, with their current scores.
- * Iterators are held weakly, so a dropped one stops being read once collected.
+ * When the two outgrow the set, what they hold about members now absent (or, for `skip`, now behind
+ * the cursor) is dropped, which the guarantee allows: they stay within the set's size.
+ *
+ * The journal is a chain of fixed-size chunks. The set holds only the newest; an iterator holds the
+ * chunk it reads next. So an iterator that is never finished (`zs.keys().next()` to peek at the first
+ * member, a `for…of` left by an exception) costs a change nothing: it reads the journal only if it is
+ * stepped again, and once it is dropped the garbage collector takes it and every chunk only it
+ * held. While one is kept unfinished, the chunks from its place on stay, about 24 bytes per add or
+ * score change. Iterators are counted while they walk; while none is, changes are not written. One
+ * left unfinished stays counted (nothing tells the set it was dropped: a FinalizationRegistry would,
+ * at about 1 µs per iterator, ten times the cost of the rest of a short loop), so from then on the
+ * set writes every add and score change to its journal: a few nanoseconds each, and one chunk kept.
  *
  * Members added during the iteration are not visited; a member removed before it is reached is not
  * visited; a member removed and added back may or may not be. The number of steps is at most the
@@ -35,52 +40,53 @@ import type { Cursor } from "./zset.js";
 /** What an iterator yields: 0 = `[member, score]`, 1 = member, 2 = score. */
 export type IterKind = 0 | 1 | 2;
 
-/** Journal entries kept before every live iterator must read them: at least this many. */
-const MIN_LOG = 64;
+/** Entries per journal chunk. */
+const CHUNK = 256;
+
+/** A run of journal entries: per entry the member, its score before (NaN for an add) and after. */
+class Chunk {
+  readonly members: string[] = [];
+  readonly before: number[] = [];
+  readonly after: number[] = [];
+  /** The chunk written after this one was full; null for the newest. */
+  next: Chunk | null = null;
+}
+
+/** Where an iterator reads the journal next: a chunk and an entry in it. */
+interface Place {
+  chunk: Chunk;
+  index: number;
+}
 
 /**
- * The changes of one set that iterators must read (adds and score changes), and its live iterators.
- * The set calls {@link changed}, {@link added}, {@link moved} and {@link cleared} while any iterator
- * is live ({@link active}).
+ * The changes of one set that iterators must read (adds and score changes), and how many iterators
+ * may still read them. The set calls {@link changed}, {@link added}, {@link moved} and
+ * {@link cleared} while any is counted ({@link active}).
  */
 export class Journal {
   /** Bumped by every change: an iterator whose step saw another version finds its place by key. */
   version = 0;
   /** Bumped by every clear: iterators created before it end. */
   clears = 0;
-  /** Journal index of `members[0]` (iterators hold journal indexes, which survive trimming). */
-  start = 0;
-  /** Per entry: the member, its score before (NaN for an add) and after. */
-  readonly members: string[] = [];
-  readonly before: number[] = [];
-  readonly after: number[] = [];
-  #refs: WeakRef<SortedSetIterator<unknown>>[] = [];
-  #pruneAt = 16;
+  /** The chunk changes are appended to. */
+  #tail = new Chunk();
+  /** Iterators not finished (an abandoned one stays counted: see the module comment). */
+  #open = 0;
 
-  /** True while some iterator may still be walking. O(1); checked before every change. */
+  /** True while some iterator may still read the journal. O(1); checked before every change. */
   get active(): boolean {
-    return this.#refs.length !== 0;
+    return this.#open !== 0;
   }
 
-  /** Journal index one past the last entry. */
-  get end(): number {
-    return this.start + this.members.length;
+  /** Counts a new iterator and returns where it starts reading: after every change so far. */
+  open(): Place {
+    this.#open++;
+    return { chunk: this.#tail, index: this.#tail.members.length };
   }
 
-  add(it: SortedSetIterator<unknown>): void {
-    if (this.#refs.length >= this.#pruneAt) {
-      this.#refs = this.#refs.filter((r) => r.deref()?.walking === true);
-      this.#pruneAt = Math.max(16, 2 * this.#refs.length);
-    }
-    if (this.#refs.length === 0) this.#trim();
-    this.#refs.push(new WeakRef(it));
-  }
-
-  /** Drops an iterator that no longer reads the journal, when it is the newest (one loop at a time). */
-  release(it: SortedSetIterator<unknown>): void {
-    const refs = this.#refs;
-    if (refs.length !== 0 && refs[refs.length - 1]!.deref() === it) refs.pop();
-    if (refs.length === 0) this.#trim();
+  /** An iterator no longer reads the journal: finished, or at the end of its walk. */
+  close(): void {
+    this.#open--;
   }
 
   /** A change that moves no member across another: a removal, or a range removal. */
@@ -88,51 +94,34 @@ export class Journal {
     this.version++;
   }
 
-  /** `member` was added with `score` to a set of `size` members. */
-  added(member: string, score: number, size: number): void {
+  /** `member` was added with `score`. */
+  added(member: string, score: number): void {
     this.version++;
-    this.#log(member, Number.NaN, score, size);
+    this.#log(member, Number.NaN, score);
   }
 
-  /** `member`'s score went from `from` to `to`, in a set of `size` members. */
-  moved(member: string, from: number, to: number, size: number): void {
+  /** `member`'s score went from `from` to `to`. */
+  moved(member: string, from: number, to: number): void {
     this.version++;
-    this.#log(member, from, to, size);
+    this.#log(member, from, to);
   }
 
-  /** The set was emptied: every iterator ends. */
+  /** The set was emptied: every iterator ends (and leaves the count when it next steps or is collected). */
   cleared(): void {
     this.version++;
     this.clears++;
-    this.#refs = [];
-    this.#pruneAt = 16;
-    this.#trim();
   }
 
-  #log(member: string, from: number, to: number, size: number): void {
-    this.members.push(member);
-    this.before.push(from);
-    this.after.push(to);
-    if (this.members.length > Math.max(MIN_LOG, size)) {
-      const live: WeakRef<SortedSetIterator<unknown>>[] = [];
-      for (const r of this.#refs) {
-        const it = r.deref();
-        if (it?.walking !== true) continue;
-        it.read();
-        if (it.walking) live.push(r);
-      }
-      this.#refs = live;
-      this.#pruneAt = Math.max(16, 2 * live.length);
-      this.#trim();
+  #log(member: string, from: number, to: number): void {
+    let t = this.#tail;
+    if (t.members.length === CHUNK) {
+      const c = new Chunk();
+      t.next = c;
+      this.#tail = t = c;
     }
-  }
-
-  /** Empties the journal: no live iterator needs what it holds. */
-  #trim(): void {
-    this.start = this.end;
-    this.members.length = 0;
-    this.before.length = 0;
-    this.after.length = 0;
+    t.members.push(member);
+    t.before.push(from);
+    t.after.push(to);
   }
 }
 
@@ -146,9 +135,9 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   private scores!: ArrayLike<number>;
   private members!: ArrayLike<string>;
   private chunk = 0;
-  /** The journal's version at the last step, and how far the journal has been read. */
+  /** The journal's version at the last step, and where the journal is read next. */
   private version: number;
-  private seen: number;
+  private place: Place;
   private readonly clears: number;
   /** The cursor: the key of the last entry visited (none before the first visit). */
   private started = false;
@@ -156,7 +145,7 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   private cursorMember = "";
   private skip: Set<string> | null = null;
   private owed: Set<string> | null = null;
-  /** After the walk (or once detached): the members left to visit if still present, and the next. */
+  /** After the walk: the owed members left to visit if still present, and the next. */
   private rest: string[] | null = null;
   private pos = 0;
   private done = false;
@@ -168,15 +157,9 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     readonly reverse: boolean,
   ) {
     this.version = journal.version;
-    this.seen = journal.end;
     this.clears = journal.clears;
     this.moveTo(set.start(reverse));
-    journal.add(this);
-  }
-
-  /** True while the iterator walks the set and reads its journal (not done, not detached). */
-  get walking(): boolean {
-    return this.rest === null && !this.done;
+    this.place = journal.open();
   }
 
   next(): IteratorResult<T, undefined> {
@@ -216,10 +199,11 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     const skip = this.skip;
     for (let p = this.hint; p >= 0; p = this.hint) {
       const c = p - this.chunk;
+      // Both read before the step: it may move to another chunk's arrays.
       const member = this.members[c]!;
+      const score = this.scores[c]!;
       this.step(p);
       if (skip?.delete(member)) continue;
-      const score = this.scores[c]!;
       this.started = true;
       this.cursorScore = score;
       this.cursorMember = member;
@@ -229,14 +213,13 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     this.rest = this.owed === null ? [] : [...this.owed];
     this.pos = 0;
     this.skip = this.owed = null;
-    this.journal.release(this);
+    this.journal.close();
     return undefined;
   }
 
   /** After a change: reads the journal, then finds the entry after the cursor by its key. */
   private resume(): void {
     this.read();
-    if (this.rest !== null) return;
     this.version = this.journal.version;
     const set = this.set;
     if (!this.started) this.moveTo(set.start(this.reverse));
@@ -245,27 +228,47 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
 
   /**
    * Reads the journal entries since the last read against the cursor (which has not moved since
-   * they were written): an add ahead is skipped; a move across the cursor is owed or skipped.
-   * Detaches when the two sets outgrow the set.
+   * they were written): an add ahead is skipped; a move across the cursor is owed or skipped. When
+   * the two sets outgrow the set, drops what they hold about members absent or (for `skip`) behind.
    */
-  read(): void {
-    const j = this.journal;
-    const end = j.end;
-    for (let i = this.seen; i < end; i++) {
-      const k = i - j.start;
-      const member = j.members[k]!;
-      const from = j.before[k]!;
-      const ahead = this.ahead(j.after[k]!, member);
-      if (Number.isNaN(from)) {
-        if (ahead) (this.skip ??= new Set()).add(member);
-      } else if (ahead !== this.ahead(from, member)) {
-        if (ahead) {
-          if (this.owed?.delete(member) !== true) (this.skip ??= new Set()).add(member);
-        } else if (this.skip?.delete(member) !== true) (this.owed ??= new Set()).add(member);
+  private read(): void {
+    let { chunk, index } = this.place;
+    for (;;) {
+      const n = chunk.members.length;
+      for (; index < n; index++) {
+        const member = chunk.members[index]!;
+        const from = chunk.before[index]!;
+        const ahead = this.ahead(chunk.after[index]!, member);
+        if (Number.isNaN(from)) {
+          if (ahead) (this.skip ??= new Set()).add(member);
+        } else if (ahead !== this.ahead(from, member)) {
+          if (ahead) {
+            if (this.owed?.delete(member) !== true) (this.skip ??= new Set()).add(member);
+          } else if (this.skip?.delete(member) !== true) (this.owed ??= new Set()).add(member);
+        }
+      }
+      if (chunk.next === null) break;
+      chunk = chunk.next;
+      index = 0;
+    }
+    this.place = { chunk, index };
+    if ((this.skip?.size ?? 0) + (this.owed?.size ?? 0) > Math.max(64, 2 * this.set.size)) this.prune();
+  }
+
+  /**
+   * Keeps of `skip` the members present and ahead, of `owed` those present: the rest can no longer
+   * matter (an absent member is not owed a visit; one behind is never met by the walk, and a later
+   * move ahead is read from the journal). Both then hold at most the set's size. O(their size).
+   */
+  private prune(): void {
+    const set = this.set;
+    if (this.skip !== null) {
+      for (const m of this.skip) {
+        const score = set.score(m);
+        if (score === undefined || !this.ahead(score, m)) this.skip.delete(m);
       }
     }
-    this.seen = end;
-    if ((this.skip?.size ?? 0) + (this.owed?.size ?? 0) > Math.max(MIN_LOG, 2 * this.set.size)) this.detach();
+    if (this.owed !== null) for (const m of this.owed) if (set.score(m) === undefined) this.owed.delete(m);
   }
 
   /** Whether (score, member) sorts after the cursor in walk order (everything does before the first visit). */
@@ -273,23 +276,6 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
     if (!this.started) return true;
     const c = score - this.cursorScore || compareMembers(member, this.cursorMember);
     return this.reverse ? c < 0 : c > 0;
-  }
-
-  /** Copies the members left — those ahead of the cursor not skipped, then the owed — and leaves the journal. */
-  private detach(): void {
-    const set = this.set;
-    const skip = this.skip;
-    const rest: string[] = [];
-    let p = !this.started ? set.start(this.reverse) : set.seekKey(this.cursorScore, this.cursorMember, this.reverse);
-    for (; p >= 0; p = set.step(p, this.reverse)) {
-      const member = set.memberAt(p);
-      if (skip === null || !skip.has(member)) rest.push(member);
-    }
-    if (this.owed !== null) for (const m of this.owed) rest.push(m);
-    this.rest = rest;
-    this.pos = 0;
-    this.skip = this.owed = null;
-    this.hint = -1;
   }
 
   /**
@@ -322,11 +308,11 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
 
   private finish(): void {
     if (this.done) return;
-    const walking = this.walking;
+    const reading = this.rest === null; // still walking: counted by the journal
     this.done = true;
     this.hint = -1;
     this.rest = null;
     this.skip = this.owed = null;
-    if (walking) this.journal.release(this);
+    if (reading) this.journal.close();
   }
 }

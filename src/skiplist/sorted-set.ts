@@ -15,7 +15,7 @@
  * order and NaN rules and bulk-loaded into a new skiplist in one pass. Iteration tolerates changes
  * to the set with `Map`'s guarantee (./iterate.ts). Every options object is checked
  * (src/internal/options.ts): unknown keys, non-boolean flags and `null` are TypeErrors.
- * `toBytes`/`fromBytes` are in ./serialize.ts.
+ * `toBytes`/`fromBytes` are in ./serialize.ts, `toRedis`/`fromRedis` (DUMP payloads) in ./redis.ts.
  *
  * Entries are `[member, score]` tuples everywhere (ranges, pops, iteration), like `Map` entries.
  */
@@ -34,6 +34,7 @@ import { randomSeed } from "../internal/random.js";
 import { type IterKind, Journal, SortedSetIterator } from "./iterate.js";
 import { type Aggregate, diffRun, intersectCount, intersectRun, type Run, unionRun } from "./ops.js";
 import { compareMembers, type LexBound, parseLexBound } from "./order.js";
+import { loadZset, zsetFromDump, zsetToDump } from "./redis.js";
 import { readSortedSet, writeSortedSet } from "./serialize.js";
 import { DRAW_STREAM, type Layout, MAX_SIZE, ZSet } from "./zset.js";
 
@@ -402,8 +403,8 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * The set in redstruct's versioned format (see {@link SortedSet.fromBytes}): "RSZS", a version
    * byte, the generator state, then each entry in order — its score as a float64 and its member
    * as UTF-8 (a lone surrogate, which UTF-8 cannot carry, in WTF-8's 3-byte form, so every string
-   * round-trips). 13 + Σ (12 + member bytes) bytes. O(n + bytes). No Redis command (DUMP's payload
-   * is Redis's internal encoding).
+   * round-trips). 13 + Σ (12 + member bytes) bytes. O(n + bytes). No Redis command: {@link toRedis}
+   * gives the key's DUMP payload.
    */
   toBytes(): Uint8Array {
     const z = SortedSet.#of(this);
@@ -430,11 +431,40 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     const { state, members, scores } = readSortedSet(bytes, WHERE);
     // Seeded so that ZRANDMEMBER's stream starts at the recorded state.
     const zs = new SortedSet({ seed: (state ^ DRAW_STREAM) >>> 0, capacity: members.length });
-    if (!zs.#zset.loadSorted(members, scores, null, members.length)) {
-      const seen = new Set<string>();
-      const dup = members.find((m) => seen.size === seen.add(m).size);
-      throw formatError(WHERE, `member ${JSON.stringify(dup)} appears twice`);
-    }
+    loadZset(zs.#zset, { members, scores, order: null }, WHERE);
+    return zs;
+  }
+
+  /**
+   * The set as a Redis key's `DUMP` payload: `RESTORE key 0 <payload>` recreates it in Redis 7.0 or
+   * later. Byte for byte what redis-server 7.0 DUMPs for a key holding the same members and scores
+   * (RDB version 10, CRC-64): a listpack (RDB type 17) while the set has at most 128 members of at
+   * most 64 bytes (Redis's `zset-max-listpack-*` defaults) — integer scores stored as integers, so −0
+   * is 0 there, as in Redis — else the skiplist encoding (type 5), binary scores, written from the
+   * last entry to the first; strings LZF-compressed where Redis compresses them. docs/redis.md says
+   * which keys' DUMPs this matches. O(n + bytes).
+   * @throws RangeError for an empty set (Redis holds no empty key); TypeError naming a member that
+   *   is not well-formed UTF-16 (a lone surrogate has no UTF-8, hence no Redis, form).
+   */
+  toRedis(): Uint8Array {
+    return zsetToDump(SortedSet.#of(this), WHERE);
+  }
+
+  /**
+   * A set holding what a sorted-set key's `DUMP` payload holds (`DUMP key` from Redis 6.2 to 8, or
+   * {@link toRedis}): listpack, ziplist or skiplist encoding, RDB versions 9 to 12, integer-encoded
+   * and LZF-compressed strings. Bulk-loaded: O(n) for entries in Redis's order (O(n log n) for
+   * others). The payload is checked before it is trusted — CRC-64, version, type, every length
+   * against the bytes present before anything is allocated, the LZF streams — and so are its
+   * entries: members must be UTF-8 (this set holds strings), scores not NaN, no member twice.
+   * Nothing read aliases `payload`.
+   * @throws TypeError when `payload` is not a Uint8Array (a `Buffer` is one; `null`, what a DUMP of a
+   *   missing key answers, is not); RedstructFormatError for anything else, naming what is wrong.
+   */
+  static fromRedis(payload: Uint8Array): SortedSet {
+    const read = zsetFromDump(payload, WHERE);
+    const zs = new SortedSet({ capacity: read.members.length });
+    loadZset(zs.#zset, read, WHERE);
     return zs;
   }
 
@@ -502,15 +532,13 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   #insert(z: ZSet, score: number, member: string): void {
     if (z.size >= MAX_SIZE) throw rangeError(WHERE, "size", z.size + 1, `at most 2^26 (${MAX_SIZE}) members`);
     z.insert(member, score);
-    const j = this.#journal;
-    if (j?.active) j.added(member, score, z.size);
+    if (this.#journal?.active) this.#journal.added(member, score);
   }
 
   /** Gives a present member a new score, and tells live iterators. */
   #update(z: ZSet, member: string, current: number, score: number): void {
     z.update(member, current, score);
-    const j = this.#journal;
-    if (j?.active) j.moved(member, current, score, z.size);
+    if (this.#journal?.active) this.#journal.moved(member, current, score);
   }
 
   /**

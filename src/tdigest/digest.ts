@@ -34,7 +34,7 @@
  * trimmedMean O(n). merge / union O(Σ sizes·log). toRedis / toBytes O(n).
  */
 
-import { refuseDetached } from "../internal/bytes.js";
+import { checkBytes, refuseDetached } from "../internal/bytes.js";
 import { checkInteger, formatError, invariantFailure, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { lnRounded } from "../internal/log.js";
@@ -831,7 +831,8 @@ export class TDigest {
    *   the field.
    */
   static fromRedis(bytes: Uint8Array): TDigest {
-    return TDigest.#fromState(decodeDump(bytes, TDIGEST_MAX_COMPRESSION), "not a TDIGEST DUMP payload: ");
+    checkBytes(WHERE, "bytes", bytes);
+    return TDigest.#fromState(decodeDump(bytes, TDIGEST_MAX_COMPRESSION), "not a TDIGEST key's DUMP payload: ");
   }
 
   /**

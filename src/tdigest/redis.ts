@@ -20,9 +20,8 @@
  * and the payload's length against the node count before anything is allocated. NaN is written as
  * x86-64's default NaN (`00 00 00 00 00 00 f8 ff`), the NaN RedisBloom's arithmetic produces.
  */
-import { crc64Into } from "../hash/crc64.js";
-import { checkBytes } from "../internal/bytes.js";
 import { formatError } from "../internal/errors.js";
+import { DumpWriter, openDump, RdbType, typeName } from "../internal/rdb/dump.js";
 import { countProblem } from "./state.js";
 
 const WHERE = "TDigest";
@@ -43,15 +42,16 @@ export interface DigestState {
   weights: BigInt64Array;
 }
 
-const RDB_TYPE_MODULE_2 = 7;
 /** "TDIS-TYPE" << 10 | encver 0, big-endian. */
 const MODULE_ID = [0x4c, 0x32, 0x12, 0xf9, 0x36, 0x0f, 0x10, 0x00];
 const OP_EOF = 0;
 const OP_SIGNED = 2;
 const OP_DOUBLE = 4;
-const RDB_VERSION = 10;
 /** The RDB versions whose DUMP payloads carry this layout: Redis 7.0 (10) to 7.4/8.x (12). */
+const RDB_VERSION_MIN = 10;
 const RDB_VERSION_MAX = 12;
+/** x86-64's default NaN, little-endian: the NaN RedisBloom's arithmetic makes. */
+const DEFAULT_NAN = [0, 0, 0, 0, 0, 0, 0xf8, 0xff];
 const MODULE_CHARSET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 const TWO63 = 2 ** 63;
 
@@ -81,50 +81,21 @@ export function encodeDump(s: DigestState): Uint8Array {
   const counts = [6 * s.compression + 10, s.mergedNodes, s.unmergedNodes, s.totalCompressions];
   let size = 1 + 9 + DOUBLE_FIELD * 3 + DOUBLE_FIELD * 2 + 2 * n * DOUBLE_FIELD + 1 + 2 + 8;
   for (const c of counts) size += 1 + lengthBytes(c);
-  const out = new Uint8Array(size);
-  const view = new DataView(out.buffer);
-  let at = 0;
-  out[at++] = RDB_TYPE_MODULE_2;
-  out[at++] = 0x81;
-  for (const b of MODULE_ID) out[at++] = b;
+  const w = new DumpWriter(RdbType.MODULE_2, size).u8(0x81).raw(MODULE_ID);
   const double = (v: number) => {
-    out[at++] = OP_DOUBLE;
-    if (Number.isNaN(v)) {
-      out[at + 6] = 0xf8;
-      out[at + 7] = 0xff;
-    } else view.setFloat64(at, v, true);
-    at += 8;
-  };
-  const signed = (v: number) => {
-    out[at++] = OP_SIGNED;
-    if (v < 64) out[at++] = v;
-    else if (v < 16384) {
-      out[at++] = 0x40 | (v >>> 8);
-      out[at++] = v & 0xff;
-    } else if (v <= 0xffffffff) {
-      out[at++] = 0x80;
-      view.setUint32(at, v, false);
-      at += 4;
-    } else {
-      out[at++] = 0x81;
-      view.setUint32(at, Math.floor(v / 0x100000000), false);
-      view.setUint32(at + 4, v % 0x100000000, false);
-      at += 8;
-    }
+    w.u8(OP_DOUBLE);
+    if (Number.isNaN(v)) w.raw(DEFAULT_NAN);
+    else w.double(v);
   };
   double(s.compression);
   double(s.min);
   double(s.max);
-  for (const c of counts) signed(c);
+  for (const c of counts) w.u8(OP_SIGNED).length(c);
   double(Number(s.mergedWeight));
   double(Number(s.unmergedWeight));
   for (let i = 0; i < n; i++) double(s.means[i]!);
   for (let i = 0; i < n; i++) double(Number(s.weights[i]!));
-  out[at++] = OP_EOF;
-  out[at++] = RDB_VERSION;
-  out[at++] = 0;
-  crc64Into(out, 0, at, out, at);
-  return out;
+  return w.u8(OP_EOF).finish();
 }
 
 /**
@@ -144,84 +115,38 @@ export function encodeDump(s: DigestState): Uint8Array {
  * The state itself is then checked by the caller (TDigest.fromRedis, with state.ts's rules).
  */
 export function decodeDump(bytes: Uint8Array, maxCompression: number): DigestState {
-  checkBytes(WHERE, "bytes", bytes);
+  const { type, reader } = openDump(bytes, WHERE, "a TDIGEST key", RDB_VERSION_MIN, RDB_VERSION_MAX);
   const len = bytes.length;
-  const bad = (message: string) => formatError(WHERE, `not a TDIGEST DUMP payload: ${message}`);
-  if (len < 10) throw bad(`${len} bytes, shorter than the 10-byte trailer (RDB version and CRC-64)`);
-  const version = bytes[len - 10]! | (bytes[len - 9]! << 8);
-  if (version < RDB_VERSION || version > RDB_VERSION_MAX) {
-    throw bad(`RDB version ${version}, this build reads ${RDB_VERSION}..${RDB_VERSION_MAX} (Redis 7.0 to 8)`);
-  }
-  const crc = new Uint8Array(8);
-  crc64Into(bytes, 0, len - 8, crc, 0);
-  for (let i = 0; i < 8; i++) {
-    if (crc[i] !== bytes[len - 8 + i]) throw bad("the CRC-64 does not match (corrupted or truncated)");
-  }
-  const end = len - 10;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let at = 0;
-  const need = (n: number, what: string) => {
-    if (at + n > end) throw bad(`truncated: ${what} needs ${n} bytes at offset ${at}, ${end - at} left`);
-  };
-  need(1, "the RDB type");
-  const type = bytes[at++]!;
-  if (type !== RDB_TYPE_MODULE_2) {
-    throw bad(`RDB type ${type}, not a module value (7): the DUMP of a key of another type`);
-  }
-  need(9, "the module id");
-  if (bytes[at] !== 0x81) throw bad(`module id encoded with length byte 0x${bytes[at]!.toString(16)}, not 0x81`);
-  at++;
-  let same = true;
-  for (let i = 0; i < 8; i++) if (bytes[at + i] !== MODULE_ID[i]) same = false;
-  if (!same) {
-    const hi = view.getUint32(at, false);
-    const lo = view.getUint32(at + 4, false);
+  const r = reader.r;
+  const bad = (message: string) => formatError(WHERE, `not a TDIGEST key's DUMP payload: ${message}`);
+  if (type !== RdbType.MODULE_2)
+    throw bad(`${typeName(type)}, not a module value (7): the DUMP of a key of another type`);
+  const id = r.view(9, "the module id");
+  if (id[0] !== 0x81) throw bad(`module id encoded with length byte 0x${id[0]!.toString(16)}, not 0x81`);
+  if (MODULE_ID.some((b, i) => id[i + 1] !== b)) {
+    const view = new DataView(id.buffer, id.byteOffset + 1, 8);
+    const hi = view.getUint32(0, false);
+    const lo = view.getUint32(4, false);
     const encver = lo & 0x3ff;
     let name = "";
     // 9 characters of 6 bits from the top of the 64-bit id; the low 10 bits are the encoding version.
-    const id = (BigInt(hi) << 32n) | BigInt(lo);
-    for (let c = 0; c < 9; c++) name += MODULE_CHARSET[Number((id >> BigInt(58 - 6 * c)) & 63n)];
+    const full = (BigInt(hi) << 32n) | BigInt(lo);
+    for (let c = 0; c < 9; c++) name += MODULE_CHARSET[Number((full >> BigInt(58 - 6 * c)) & 63n)];
     if (name === "TDIS-TYPE") throw bad(`TDIS-TYPE encoding version ${encver}, this build reads 0`);
     throw bad(`a value of module type "${name}", not RedisBloom's "TDIS-TYPE"`);
   }
-  at += 8;
-  const double = (what: string): number => {
-    need(9, what);
-    if (bytes[at] !== OP_DOUBLE) throw bad(`${what}: opcode ${bytes[at]}, expected a double (4)`);
-    const v = view.getFloat64(at + 1, true);
-    at += 9;
-    return v;
+  const opcode = (what: string, expected: number, kind: string) => {
+    const op = r.u8(what);
+    if (op !== expected) throw bad(`${what}: opcode ${op}, expected ${kind} (${expected})`);
   };
+  const double = (what: string): number => {
+    opcode(what, OP_DOUBLE, "a double");
+    return reader.double(what);
+  };
+  // SaveSigned writes a long long as an RDB length: counts are non-negative and below 2^53, or refused.
   const signed = (what: string): number => {
-    need(2, what);
-    if (bytes[at] !== OP_SIGNED) throw bad(`${what}: opcode ${bytes[at]}, expected a signed integer (2)`);
-    at++;
-    const first = bytes[at++]!;
-    switch (first >>> 6) {
-      case 0:
-        return first & 63;
-      case 1:
-        need(1, what);
-        return ((first & 63) << 8) | bytes[at++]!;
-      default:
-        if (first === 0x80) {
-          need(4, what);
-          const v = view.getUint32(at, false);
-          at += 4;
-          return v;
-        }
-        if (first === 0x81) {
-          need(8, what);
-          const hi = view.getUint32(at, false);
-          const lo = view.getUint32(at + 4, false);
-          at += 8;
-          // A signed 64-bit value: negative when the top bit is set; beyond 2^53 no count can be.
-          if (hi >= 0x80000000) return -1;
-          if (hi > 0x1fffff) return Number.POSITIVE_INFINITY;
-          return hi * 0x100000000 + lo;
-        }
-        throw bad(`${what}: RDB length byte 0x${first.toString(16)} is not a length`);
-    }
+    opcode(what, OP_SIGNED, "a signed integer");
+    return reader.length(what);
   };
   const weight = (what: string, v: number): bigint => {
     if (!Number.isInteger(v) || v < -TWO63 || v > TWO63) {
@@ -249,8 +174,10 @@ export function decodeDump(bytes: Uint8Array, maxCompression: number): DigestSta
   if (unmerged > 0 && !(mwDouble + uwDouble <= 1)) {
     throw bad(`${unmerged} unmerged nodes in a digest of total weight ${mwDouble + uwDouble} (DUMP merges them first)`);
   }
-  if (end - at !== 2 * DOUBLE_FIELD * merged + 1) {
-    throw bad(`${merged} merged nodes need ${2 * DOUBLE_FIELD * merged + 1} more bytes, the payload has ${end - at}`);
+  if (reader.remaining !== 2 * DOUBLE_FIELD * merged + 1) {
+    throw bad(
+      `${merged} merged nodes need ${2 * DOUBLE_FIELD * merged + 1} more bytes, the payload has ${reader.remaining}`,
+    );
   }
   if (16 * (merged + unmerged) > Math.max(len, ZEROED_NODES_BYTES)) {
     throw bad(
@@ -261,7 +188,7 @@ export function decodeDump(bytes: Uint8Array, maxCompression: number): DigestSta
   const weights = new BigInt64Array(merged);
   for (let i = 0; i < merged; i++) {
     const m = double("a centroid mean");
-    if (Number.isNaN(m) && !isDefaultNaN(bytes, at - 8)) {
+    if (Number.isNaN(m) && !isDefaultNaN(r.bytes, r.offset - 8)) {
       throw bad(
         `centroid ${i}'s mean is a NaN other than x86-64's default (00 00 00 00 00 00 f8 ff), the one RedisBloom's arithmetic makes`,
       );
@@ -276,7 +203,9 @@ export function decodeDump(bytes: Uint8Array, maxCompression: number): DigestSta
       throw bad(`centroid ${i}'s weight ${w} is not an integer in [0, 2^63)`);
     weights[i] = BigInt(w);
   }
-  if (bytes[at] !== OP_EOF) throw bad(`opcode ${bytes[at]} where the module's EOF (0) belongs`);
+  const eof = r.u8("the module's EOF");
+  if (eof !== OP_EOF) throw bad(`opcode ${eof} where the module's EOF (0) belongs`);
+  reader.end();
   return {
     compression,
     min,

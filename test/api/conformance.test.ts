@@ -105,15 +105,21 @@ const membership = {
   CuckooFilter,
 } satisfies Record<string, { readonly prototype: Membership }>;
 
-const redisFormats = { HyperLogLog, RedisBloomFilter, CuckooFilter, TDigest, Bitmap } satisfies Record<
-  string,
-  RedisFormatClass<unknown>
->;
+const redisFormats = {
+  HyperLogLog,
+  RedisBloomFilter,
+  CuckooFilter,
+  TDigest,
+  Bitmap,
+  SortedSet,
+  GeoSet,
+  Dict,
+} satisfies Record<string, RedisFormatClass<unknown>>;
 
 /** Classes that hold no data to save: ID generators keep a clock position, errors are errors. */
 const NOT_STRUCTURES = new Set(["Snowflake", "TimestampCounterId", "ClockError", "RedstructFormatError"]);
 
-/** Names the table retired, and what replaced them (see the CHANGELOG's 0.2.0 entry). */
+/** Names the table does not allow, each with the name that stands for it (the CHANGELOG maps them). */
 const RETIRED: Record<string, string> = {
   remove: "delete",
   removeRangeByRank: "deleteRangeByRank",

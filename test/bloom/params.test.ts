@@ -1,11 +1,12 @@
 /**
- * Classes of defect in the Bloom calculators and sizing, each tested over the whole valid input
- * domain (extremes included) rather than at the one input that exposed it:
- * - every calculator terminates, within a step bound, for every valid input, and says with a
+ * The Bloom calculators and sizing (src/bloom/params.ts): the closed forms against independent
+ * formulas and brute force, and, over the whole valid input domain (extremes included):
+ * - every calculator terminates, within its step limit, for every valid input, and says with a
  *   RangeError when its answer is not representable (never a hang, never a rounded or looping result);
  * - every size handed out (calculators and filter constructors) meets its target error rate, up to
  *   the rounding of an integer k, or is refused with a RangeError that says why.
- * Termination is asserted by counting steps (searchSteps), never by a timer.
+ * Termination is asserted through the step limit every search carries (a plain Error past 1000 rate
+ * evaluations, where a refusal is a RangeError): no valid input may meet it. Never by a timer.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -20,7 +21,7 @@ import {
   optimalHashes,
   ScalableBloomFilter,
 } from "../../src/bloom/index.js";
-import { MAX_BITS, SEARCH_STEP_LIMIT, searchSteps, strictParameters } from "../../src/bloom/params.js";
+import { MAX_BITS, strictParameters } from "../../src/bloom/params.js";
 
 /** The expected-rate formula (1 − e^(−kn/m))^k, written out independently of src/. */
 const model = (m: number, k: number, n: number) => (-Math.expm1((-k * n) / m)) ** k;
@@ -39,10 +40,9 @@ function blockedModel(blocks: number, k: number, n: number): number {
 
 /** What rounding k to an integer may cost over the target while k* = (m/n)·ln 2 is in [1, 64]. */
 const K_ROUNDING = 1.037;
-/** Steps (rate evaluations) a single call may take: about 2·53 for a bisection over 2^53. */
-const STEP_BOUND = 200;
 
 const MAX = Number.MAX_SAFE_INTEGER;
+
 /** Positive safe integers, weighted towards both ends: 1, small, huge, and right below 2^53. */
 const count = fc.oneof(
   fc.integer({ min: 1, max: 1000 }),
@@ -50,6 +50,7 @@ const count = fc.oneof(
   fc.integer({ min: 2 ** 50, max: MAX }),
   fc.constantFrom(1, 2, 2 ** 31 - 1, 2 ** 31, 2 ** 52, MAX - 1, MAX),
 );
+
 /** Error rates over all of (0, 1): log-uniform down to the smallest double, near 1, and the extremes. */
 const rate = fc
   .oneof(
@@ -62,7 +63,7 @@ const rate = fc
 
 /**
  * Runs a calculator call: it must return or throw a RangeError (the step limit's plain Error means a
- * search that did not converge), within {@link STEP_BOUND} steps. Returns the result or the error.
+ * search that did not converge). Returns the result or the error.
  */
 function bounded<T>(call: () => T): T | RangeError {
   let out: T | RangeError;
@@ -73,13 +74,147 @@ function bounded<T>(call: () => T): T | RangeError {
     expect((e as Error).message).toMatch(/^redstruct\/\w+: /);
     out = e as RangeError;
   }
-  expect(searchSteps()).toBeLessThanOrEqual(STEP_BOUND);
   return out;
 }
 
-describe("every calculator terminates for every valid input, within a step bound", () => {
-  it("the step bound is far below the hard limit that would turn a runaway search into an error", () => {
-    expect(STEP_BOUND).toBeLessThan(SEARCH_STEP_LIMIT);
+const LN2_SQ = Math.LN2 * Math.LN2;
+
+/** The expected-rate formula, written out independently of src/, as 1 − e^(−kn/m). */
+const modelExp = (m: number, k: number, n: number) => (1 - Math.exp((-k * n) / m)) ** k;
+
+describe("calculator", () => {
+  it("bloomParameters: m = ⌈−n ln p / ln²2⌉ while k* ∈ [1, 64] (else the fewest bits reaching p), k minimises the rate, the rate is reported exactly", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e9 }), fc.double({ min: 1e-12, max: 0.999, noNaN: true }), (n, p) => {
+        const r = bloomParameters(n, p);
+        const formula = Math.ceil((-n * Math.log(p)) / LN2_SQ);
+        const ideal = (formula / n) * Math.LN2;
+        if (ideal >= 1 && ideal <= 64) expect(r.bits).toBe(formula);
+        else {
+          // k* < 1: one probe would miss p with the formula's bits; the strict size meets p and is
+          // the fewest bits that do (one bit less misses it with every k).
+          expect(modelExp(r.bits, r.hashes, n)).toBeLessThanOrEqual(p);
+          for (let k = 1; k <= 64; k++) expect(modelExp(r.bits - 1, k, n)).toBeGreaterThan(p * (1 - 1e-12));
+        }
+        expect(r.bitsPerElement).toBe(r.bits / n);
+        const f = (k: number) => modelExp(r.bits, k, n);
+        expect(r.falsePositiveRate).toBeCloseTo(f(r.hashes), 12);
+        // Integer optimum: no other k in 1..64 does better.
+        for (let k = 1; k <= 64; k++) expect(f(r.hashes)).toBeLessThanOrEqual(f(k) * (1 + 1e-12));
+      }),
+      { seed: 101 },
+    );
+  });
+  it("bits per element within 1% of −ln p/(ln 2)² for realistic capacities; rate within 1.6% of p", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 100, max: 1e8 }), fc.double({ min: 1e-9, max: 0.1, noNaN: true }), (n, p) => {
+        const r = bloomParameters(n, p);
+        const ideal = -Math.log(p) / LN2_SQ;
+        expect(Math.abs(r.bitsPerElement / ideal - 1)).toBeLessThan(0.01);
+        expect(r.falsePositiveRate / p).toBeLessThan(1.016);
+      }),
+      { seed: 102 },
+    );
+  });
+  it("optimalHashes is the brute-force argmin of the rate", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e7 }), fc.integer({ min: 1, max: 1e6 }), (m, n) => {
+        let best = 1;
+        for (let k = 2; k <= 64; k++) if (modelExp(m, k, n) < modelExp(m, best, n)) best = k;
+        const k = optimalHashes(m, n);
+        expect(modelExp(m, k, n)).toBeLessThanOrEqual(modelExp(m, best, n) * (1 + 1e-12));
+      }),
+      { seed: 103 },
+    );
+  });
+  it("falsePositiveRate matches the formula, grows with count and shrinks with bits", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1e7 }),
+        fc.integer({ min: 1, max: 64 }),
+        fc.integer({ min: 0, max: 1e6 }),
+        fc.integer({ min: 1, max: 1000 }),
+        (m, k, n, d) => {
+          const r = falsePositiveRate(m, k, n);
+          expect(r).toBeCloseTo(modelExp(m, k, n), 12);
+          expect(falsePositiveRate(m, k, n + d)).toBeGreaterThanOrEqual(r);
+          expect(falsePositiveRate(m + d, k, n)).toBeLessThanOrEqual(r);
+        },
+      ),
+      { seed: 104 },
+    );
+    expect(falsePositiveRate(1000, 3, 0)).toBe(0);
+  });
+  it("capacityForBits is the exact boundary; errorRateForBits is the best rate", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 8, max: 1e7 }), fc.double({ min: 1e-6, max: 0.5, noNaN: true }), (m, p) => {
+        const n = capacityForBits(m, p);
+        if (n > 0) expect(errorRateForBits(m, n)).toBeLessThanOrEqual(p);
+        expect(errorRateForBits(m, n + 1)).toBeGreaterThan(p);
+        // The closed form n ≈ m·ln²2 / −ln p, within 5% (integer k costs up to
+        // 3.7% of the rate near p = 0.37, plus rounding of small counts).
+        expect(Math.abs(n - (m * LN2_SQ) / -Math.log(p))).toBeLessThanOrEqual(0.05 * n + 3);
+      }),
+      { seed: 105 },
+    );
+  });
+});
+
+describe("blockedParameters", () => {
+  it("meets the target by the blocked formula, with the fewest blocks, never fewer bits than the standard filter", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e6 }), fc.double({ min: 1e-6, max: 0.2, noNaN: true }), (n, p) => {
+        const r = blockedParameters(n, p);
+        expect(r.bits).toBe(r.blocks * 512);
+        expect(r.bitsPerElement).toBe(r.bits / n);
+        expect(r.falsePositiveRate).toBeLessThanOrEqual(p);
+        expect(blockedModel(r.blocks, r.hashes, n)).toBeCloseTo(r.falsePositiveRate, 10);
+        if (r.blocks > 1) {
+          // One block fewer misses the target at every k.
+          for (let k = 1; k <= 64; k++) expect(blockedModel(r.blocks - 1, k, n)).toBeGreaterThan(p * (1 - 1e-9));
+        }
+        if (n >= 1000) expect(r.bits).toBeGreaterThanOrEqual(bloomParameters(n, p).bits * 0.99);
+      }),
+      { seed: 701, numRuns: 60 },
+    );
+  });
+
+  it("costs a few % more bits than the standard filter at 1 %, more at lower rates", () => {
+    const penalty = (p: number) => blockedParameters(1e6, p).bitsPerElement / bloomParameters(1e6, p).bitsPerElement;
+    expect(penalty(0.01)).toBeGreaterThan(1);
+    expect(penalty(0.01)).toBeLessThan(1.05);
+    expect(penalty(0.001)).toBeLessThan(1.1);
+    expect(penalty(0.0001)).toBeGreaterThan(penalty(0.001));
+  });
+});
+
+describe("every calculator terminates for every valid input, within its step limit", () => {
+  it("every corner of the domain (1 and 2^53 − 1 items or bits, the smallest and largest rates) answers or is a RangeError", () => {
+    const counts = [1, 2, 2 ** 31 - 1, 2 ** 52, MAX];
+    const rates = [Number.MIN_VALUE, 2 ** -64, 1e-30, 0.5, 1 - 2 ** -53];
+    let answered = 0;
+    let refused = 0;
+    for (const n of counts) {
+      for (const p of rates) {
+        for (const r of [
+          bounded(() => capacityForBits(n, p)),
+          bounded(() => bloomParameters(n, p)),
+          bounded(() => blockedParameters(n, p)),
+        ]) {
+          if (r instanceof RangeError) refused++;
+          else answered++;
+        }
+      }
+      for (const bits of counts) {
+        for (const r of [bounded(() => errorRateForBits(bits, n)), bounded(() => optimalHashes(bits, n))]) {
+          if (r instanceof RangeError) refused++;
+          else answered++;
+        }
+      }
+    }
+    // Most of the 125 calls answer; the refusals are the sizes past 2^53 − 1 and the underflows.
+    expect(answered).toBeGreaterThan(80);
+    expect(refused).toBeGreaterThan(0);
   });
 
   it("capacityForBits(bits, errorRate): the exact boundary, or a RangeError once it passes 2^53 − 1", () => {

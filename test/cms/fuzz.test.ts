@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CountMinSketch } from "../../src/cms/index.js";
-import { type Deserializer, fuzzDeserializer } from "../support/fuzz.js";
+import { type Deserializer, expectOnlyFormatErrors, fuzzDeserializer } from "../support/fuzz.js";
 
 /** Inputs per deserializer per run. */
 const RUNS = 10_000;
@@ -41,4 +41,16 @@ describe(`${RUNS} seeded inputs per deserializer: only RedstructFormatError or a
       expect(counts.loaded).toBeGreaterThan(0);
     });
   }
+});
+
+describe("CountMinSketch", () => {
+  it("fromBytes only throws RedstructFormatError on hostile input (10^4 seeded inputs)", () => {
+    const s = new CountMinSketch({ width: 7, depth: 3 });
+    for (let i = 0; i < 30; i++) s.incrBy(`k${i}`, i);
+    expectOnlyFormatErrors(CountMinSketch.fromBytes, s.toBytes(), {
+      seed: 0xc38,
+      randomRuns: 8000,
+      use: (x) => x.count("k1"),
+    });
+  });
 });

@@ -1,14 +1,13 @@
+/**
+ * Dict against a reference model: a Map keyed by a canonical tag, so that 1, "1" and 1n are
+ * distinct, NaN is one key, -0 is 0, and byte arrays compare by content — the equality the Dict
+ * promises. Model-based runs with checkInvariants() after every command, SCAN across grows and
+ * shrinks, progressive rehashing (growth at load 1, shrinking at 1/8, bounded work per operation),
+ * Map compatibility (types included), randomKey, copies and info().
+ */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { KeyHasher } from "../../src/dict/hash.js";
+import { describe, expect, expectTypeOf, it } from "vitest";
 import { Dict, type DictKey } from "../../src/dict/index.js";
-import { siphash13 } from "../../src/hash/index.js";
-import { wtf8 } from "../../src/internal/wtf8.js";
-
-// ---------------------------------------------------------------------------------------------
-// A reference model: a Map keyed by a canonical tag, so that 1, "1" and 1n are distinct, NaN is one
-// key, -0 is 0, and byte arrays compare by content — the equality the Dict promises.
-// ---------------------------------------------------------------------------------------------
 
 function tag(k: DictKey): string {
   if (typeof k === "number") return `n:${Object.is(k, -0) ? 0 : k}`;
@@ -47,11 +46,8 @@ function scanAll(d: Dict<DictKey, number>, count: number): DictKey[] {
   return out;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Model-based: fc.commands against the Map model, tiny chunks so slot chunks are crossed often.
-// ---------------------------------------------------------------------------------------------
-
 type Real = Dict<DictKey, number>;
+
 type Cmd = fc.Command<Model, Real>;
 
 /** Every command checks the structure's invariants after acting. */
@@ -601,120 +597,75 @@ describe("Dict: Map compatibility", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// Hashing: the integer family against a BigInt model, and flooding
+// Types: inferred like Map's (this block fails `tsc` if they are not)
 // ---------------------------------------------------------------------------------------------
 
-describe("Dict: keyed hashing and flooding", () => {
-  /**
-   * The dict's 32-bit integer hash under `key`, from the public SipHash alone (BigInt, no dict code):
-   * simple tabulation over the four bytes of x, tables from SipHash-1-3 of `redstruct/dict tab i`.
-   */
-  function intHashModel(key: Uint32Array): (x: number) => number {
-    const words: number[] = [];
-    for (let i = 0; i < 512; i++) {
-      const h = siphash13(`redstruct/dict tab ${i}`, key);
-      words.push(Number(h & 0xffffffffn) | 0, Number(h >> 32n) | 0);
+describe("Dict: types", () => {
+  it("new Dict(entries) and Dict.from(entries) infer widened types, as new Map(entries) does", () => {
+    const d = new Dict([["a", 1]]);
+    d.set("c", 3);
+    expectTypeOf(d).toEqualTypeOf<Dict<string, number>>();
+    const f = Dict.from([
+      ["a", 1],
+      ["b", 2],
+    ]);
+    f.set("z", 26);
+    expectTypeOf(f).toEqualTypeOf<Dict<string, number>>();
+    const mixed = new Dict([
+      [1, "one"],
+      [2n, "two"],
+    ]);
+    mixed.set(3, "three");
+    expectTypeOf(mixed).toEqualTypeOf<Dict<number | bigint, string>>();
+    const m: Map<string, number> = d;
+    expect(m.get("c")).toBe(3);
+    const explicit = new Dict<"x" | "y", number>();
+    // @ts-expect-error — explicit type arguments are kept as given
+    explicit.set("z", 1);
+    const empty = new Dict();
+    expectTypeOf(empty).toEqualTypeOf<Dict<DictKey, unknown>>();
+    for (const [k, v] of d) {
+      expectTypeOf(k).toEqualTypeOf<string>();
+      expectTypeOf(v).toEqualTypeOf<number>();
     }
-    return (x) => {
-      const u = x >>> 0;
-      return (
-        words[u & 0xff]! ^
-        words[256 + ((u >>> 8) & 0xff)]! ^
-        words[512 + ((u >>> 16) & 0xff)]! ^
-        words[768 + (u >>> 24)]!
-      );
-    };
-  }
+    expect(d instanceof Dict).toBe(true);
+    class Named extends Dict<string, number> {
+      label = "named";
+    }
+    const n = new Named([["a", 1]]);
+    expect(n.get("a")).toBe(1);
+    expect(n).toBeInstanceOf(Dict);
+    expect(d.size).toBe(2);
+  });
+});
 
-  it("strings hash by SipHash-1-3 of their WTF-8 bytes, bit-identically to redstruct/hash", () => {
-    const key = new Uint32Array([0x01234567, 0x89abcdef, 0xdeadbeef, 0x0badf00d]);
-    const hasher = new KeyHasher(key);
-    // The model: the public SipHash of the WTF-8 bytes, which are the UTF-8 bytes of a well-formed string.
-    const low = (s: string) => Number(siphash13(wtf8(s), key) & 0xffffffffn) | 0;
-    const utf8Low = (s: string) => Number(siphash13(s, key) & 0xffffffffn) | 0;
-    for (let len = 0; len <= 40; len++) {
-      let ascii = "";
-      for (let i = 0; i < len; i++) ascii += String.fromCharCode(32 + ((i * 37 + len) % 95));
-      // every length mod 8 (the partial last block), then non-ASCII at the start, middle and end
-      for (const s of [
-        ascii,
-        `é${ascii}`,
-        `${ascii.slice(0, len >> 1)}\u{1F600}${ascii.slice(len >> 1)}`,
-        `${ascii}\u00ff`,
-      ]) {
-        expect(hasher.stringHash(s)).toBe(utf8Low(s));
-        expect(hasher.hash(s)).toBe(utf8Low(s));
-      }
-    }
+describe("Dict copies and reports", () => {
+  it("clone() is independent, equal, and keeps a rehash in progress", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "binary", maxLength: 64 }), (s) => {
-        expect(hasher.stringHash(s)).toBe(low(s));
+      fc.property(fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 300 }), fc.nat(50), (keys, extra) => {
+        const d = new Dict<number, number>(null, { chunkBits: 4, seed: 1 });
+        for (const k of keys) d.set(k, k * 2);
+        const c = d.clone();
+        c.checkInvariants();
+        expect(c.info()).toEqual(d.info());
+        expect([...c].sort((a, b) => a[0] - b[0])).toEqual([...d].sort((a, b) => a[0] - b[0]));
+        for (let i = 0; i < extra; i++) c.set(1000 + i, i);
+        for (const k of keys.slice(0, extra)) c.delete(k);
+        c.checkInvariants();
+        d.checkInvariants();
+        expect(d.size).toBe(new Set(keys).size);
+        for (const k of keys) expect(d.get(k)).toBe(k * 2);
       }),
-      { seed: 12, numRuns: 500 },
-    );
-    // bigints hash as their decimal digits; byte arrays as their bytes, whatever view they come as
-    expect(hasher.hash(-12345678901234567890n)).toBe(low("-12345678901234567890"));
-    const backing = Uint8Array.from([9, 1, 2, 3, 9]);
-    expect(hasher.hash(backing.subarray(1, 4))).toBe(
-      Number(siphash13(Uint8Array.from([1, 2, 3]), key) & 0xffffffffn) | 0,
+      { seed: 0xc10e, numRuns: 150 },
     );
   });
-
-  it("32-bit integers hash by simple tabulation with tables derived from the key (SipHash model)", () => {
-    const key = new Uint32Array([0x01234567, 0x89abcdef, 0xdeadbeef, 0x0badf00d]);
-    const model = intHashModel(key);
-    const hasher = new KeyHasher(key);
-    fc.assert(
-      fc.property(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), (x) => {
-        expect(hasher.intHash(x)).toBe(model(x));
-        expect(hasher.hash(x)).toBe(model(x));
-      }),
-      { seed: 11, numRuns: 2000 },
-    );
-    for (const x of [0, -1, 1, 2 ** 31 - 1, -(2 ** 31), 0xffff, 0x10000]) expect(hasher.intHash(x)).toBe(model(x));
-    expect(hasher.hash(-0)).toBe(model(0));
-  });
-
-  /** Keys whose hash under `attackerKey` all land in bucket 0 of a 1024-bucket table. */
-  function collidingStrings(attackerKey: Uint32Array, count: number): string[] {
-    const out: string[] = [];
-    for (let i = 0; out.length < count; i++) {
-      const s = `flood:${i}`;
-      if ((siphash13(s, attackerKey) & 1023n) === 0n) out.push(s);
-    }
-    return out;
-  }
-
-  it("keys that all collide under one key spread out under the dict's own random key", () => {
-    const attackerKey = new Uint32Array(4); // an "unkeyed" hash: the all-zero key
-    const keys = collidingStrings(attackerKey, 300);
-    // Control: under the attacker's key they really do pile up on one chain.
-    const victim = new Dict<string, number>(null, { key: attackerKey });
-    for (const k of keys) victim.set(k, 1);
-    while (victim.rehashFor(100));
-    expect(victim.info().maxChain).toBe(300); // all in one bucket of the 512
-    // With a random per-instance key (the default), chains stay short.
-    const d = new Dict<string, number>(keys.map((k) => [k, 1]));
-    while (d.rehashFor(100));
-    const s = d.info();
-    expect(s.size).toBe(300);
-    expect(s.maxChain).toBeLessThanOrEqual(8);
-    d.checkInvariants();
-  });
-
-  it("integers chosen to collide under a known integer-family key spread out under another key", () => {
-    const attackerKey = new Uint32Array([5, 6, 7, 8]);
-    const attackerHash = intHashModel(attackerKey);
-    const keys: number[] = [];
-    for (let x = 0; keys.length < 300; x++) if ((attackerHash(x) & 1023) === 0) keys.push(x);
-    const victim = new Dict<number, number>(
-      keys.map((k) => [k, 1]),
-      { key: attackerKey },
-    );
-    while (victim.rehashFor(100));
-    expect(victim.info().maxChain).toBe(300);
-    const d = new Dict<number, number>(keys.map((k) => [k, 1]));
-    while (d.rehashFor(100));
-    expect(d.info().maxChain).toBeLessThanOrEqual(8);
+  it("info() includes byteLength, which grows with the tables", () => {
+    const d = new Dict<number, number>();
+    const before = d.byteLength;
+    for (let i = 0; i < 5000; i++) d.set(i, i);
+    expect(d.info().byteLength).toBe(d.byteLength);
+    expect(d.byteLength).toBeGreaterThan(before);
+    d.clear();
+    expect(d.byteLength).toBe(before);
   });
 });

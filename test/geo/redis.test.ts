@@ -1,3 +1,11 @@
+/**
+ * Seeded random places and ≥ 10^4 random GEOSEARCH / GEOSEARCHSTORE queries go to a real
+ * redis-server and to GeoSet; every reply is compared member by member, in order, every number as
+ * Redis prints it (STOREDIST scores as exact doubles). Where the engine's Math.sin/cos/asin and
+ * glibc's differ in the last bit, a reply may differ: each such query is replayed with glibc's own
+ * results (fetched from the same redis-server through Lua's math library) and must then match
+ * exactly; how many differ is kept below as an explicit bound.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { haversine, NATIVE_TRIG, UNITS } from "../../src/geo/distance.js";
 import { type GeoSearchOptions, type GeoSearchResult, GeoSet, type GeoUnit } from "../../src/geo/index.js";
@@ -6,13 +14,6 @@ import { mulberry32 } from "../../src/internal/random.js";
 import { SortedSet } from "../../src/skiplist/index.js";
 import { arg, GlibcTrig, redisCoordinate, redisDistance, ulps } from "../support/geo.js";
 import { type Arg, type Redis, RedisReplyError, type Reply, startRedis, text } from "../support/redis.js";
-
-// Seeded random places and ≥ 10^4 random GEOSEARCH / GEOSEARCHSTORE queries go to a real
-// redis-server and to GeoSet; every reply is compared member by member, in order, every number as
-// Redis prints it (STOREDIST scores as exact doubles). Where the engine's Math.sin/cos/asin and
-// glibc's differ in the last bit, a reply may differ: each such query is replayed with glibc's own
-// results (fetched from the same redis-server through Lua's math library) and must then match
-// exactly; how many differ is kept below as an explicit bound.
 
 const KEY = "geo";
 const SEED = 0x6e0;

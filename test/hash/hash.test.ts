@@ -1,7 +1,16 @@
+/**
+ * Every hash of redstruct/hash against the reference C vectors (test/vectors/), published vectors,
+ * the npm package it replaces and independent BigInt models written from each algorithm's
+ * description: MurmurHash64A, MurmurHash2 (with RedisBloom's recorded hashes), MurmurHash3 x86_32 and
+ * x86_128, SipHash-1-3 and -2-4; items as Redis's bytes (strings as UTF-8, numbers and bigints as
+ * decimal strings); the hot paths bit-identical to the byte forms.
+ */
 import fc from "fast-check";
 import murmurHash3 from "murmurhash3js-revisited";
 import { describe, expect, it } from "vitest";
 import {
+  murmur2,
+  murmur2Bytes,
   murmur3_32,
   murmur3_128,
   murmur3_128x86Into,
@@ -14,34 +23,12 @@ import {
   sipKeyFromBytes,
   utf8,
 } from "../../src/hash/index.js";
+import { murmur64aModel } from "../support/hash-model.js";
+import { itemOf } from "../support/redisbloom.js";
 import vectors from "../vectors/hash-vectors.json" with { type: "json" };
+import hashes from "../vectors/redisbloom/hashes.json" with { type: "json" };
 
 const fromHex = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (h) => Number.parseInt(h, 16));
-
-/** An independent BigInt MurmurHash64A, straight from the algorithm's description. */
-function murmur64aModel(bytes: Uint8Array, seed: bigint): bigint {
-  const m = 0xc6a4a7935bd1e995n;
-  const mask = (1n << 64n) - 1n;
-  let h = (seed ^ (BigInt(bytes.length) * m)) & mask;
-  const blocks = bytes.length - (bytes.length % 8);
-  for (let i = 0; i < blocks; i += 8) {
-    let k = 0n;
-    for (let j = 7; j >= 0; j--) k = (k << 8n) | BigInt(bytes[i + j]!);
-    k = (k * m) & mask;
-    k ^= k >> 47n;
-    k = (k * m) & mask;
-    h ^= k;
-    h = (h * m) & mask;
-  }
-  if (bytes.length % 8) {
-    for (let j = 0; j < bytes.length % 8; j++) h ^= BigInt(bytes[blocks + j]!) << BigInt(8 * j);
-    h = (h * m) & mask;
-  }
-  h ^= h >> 47n;
-  h = (h * m) & mask;
-  h ^= h >> 47n;
-  return h;
-}
 
 // Strings with astral characters and lone surrogates, which TextEncoder turns into U+FFFD.
 const anyString = fc.oneof(
@@ -49,6 +36,7 @@ const anyString = fc.oneof(
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.string({ maxLength: 300 }),
 );
+
 const anyElement = fc.oneof(
   anyString,
   fc.uint8Array({ maxLength: 300 }),
@@ -56,6 +44,31 @@ const anyElement = fc.oneof(
   fc.integer(),
   fc.bigInt({ min: -(1n << 80n), max: 1n << 80n }),
 );
+
+/** An independent MurmurHash2 over BigInt, straight from the algorithm's description. */
+function murmur2Model(bytes: Uint8Array, seed: number): number {
+  const m = 0x5bd1e995n;
+  const mask = 0xffffffffn;
+  let h = (BigInt(seed >>> 0) ^ BigInt(bytes.length)) & mask;
+  const blocks = bytes.length - (bytes.length % 4);
+  for (let i = 0; i < blocks; i += 4) {
+    let k = BigInt(bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16)) | (BigInt(bytes[i + 3]!) << 24n);
+    k = (k * m) & mask;
+    k ^= k >> 24n;
+    k = (k * m) & mask;
+    h = (h * m) & mask;
+    h ^= k;
+  }
+  const tail = bytes.length % 4;
+  if (tail) {
+    for (let j = tail - 1; j >= 0; j--) h ^= BigInt(bytes[blocks + j]!) << BigInt(8 * j);
+    h = (h * m) & mask;
+  }
+  h ^= h >> 13n;
+  h = (h * m) & mask;
+  h ^= h >> 15n;
+  return Number(h);
+}
 
 describe("utf8", () => {
   it("encodes strings as UTF-8, numbers and bigints as decimal strings, bytes as is", () => {
@@ -226,109 +239,50 @@ describe("siphash", () => {
   });
 });
 
-describe("argument checks (every public argument of every export)", () => {
-  const key = sipKeyFromBytes(new Uint8Array(16));
-  const u32 = (n: number) => new Uint32Array(n);
-  type Case = [call: string, run: () => unknown, error: typeof TypeError | typeof RangeError, param: string];
-  // Every argument position of every export, with wrong types and out-of-range values. The message
-  // must name the argument: `redstruct/hash: <param> must be …, got …`.
-  const bad: Case[] = [];
-  const wrongTypes = [null, {}, "abc", "5", true, [1], Symbol("s")] as unknown[];
-  const seed32Ranges = [Number.NaN, 0.5, -1.5, 2 ** 32, -(2 ** 31) - 1, Number.POSITIVE_INFINITY];
-  for (const v of wrongTypes) {
-    bad.push(["murmur3_32 seed", () => murmur3_32("x", v as never), TypeError, "seed"]);
-    bad.push(["murmur3_128 seed", () => murmur3_128("x", v as never), TypeError, "seed"]);
-    bad.push(["murmur3_128x86Into seed", () => murmur3_128x86Into("x", u32(4), v as never), TypeError, "seed"]);
-    bad.push(["murmur3_128x86Into out", () => murmur3_128x86Into("x", v as never), TypeError, "out"]);
-    bad.push(["murmur64a seed", () => murmur64a("x", v as never), TypeError, "seed"]);
-    bad.push(["murmur64aInto out", () => murmur64aInto("x", v as never), TypeError, "out"]);
-    bad.push(["murmur64aInto seedHi", () => murmur64aInto("x", u32(2), v as never), TypeError, "seedHi"]);
-    bad.push(["murmur64aInto seedLo", () => murmur64aInto("x", u32(2), 0, v as never), TypeError, "seedLo"]);
-    bad.push(["siphash13 key", () => siphash13("x", v as never), TypeError, "key"]);
-    bad.push(["siphash24 key", () => siphash24("x", v as never), TypeError, "key"]);
-    bad.push(["siphash13Into key", () => siphash13Into("x", v as never, u32(2)), TypeError, "key"]);
-    bad.push(["siphash13Into out", () => siphash13Into("x", key, v as never), TypeError, "out"]);
-    bad.push(["sipKeyFromBytes bytes", () => sipKeyFromBytes(v as never), TypeError, "bytes"]);
-    if (typeof v !== "string") {
-      // Strings are elements; every other non-element is refused by every function.
-      for (const [name, f] of [
-        ["utf8", () => utf8(v as never)],
-        ["murmur3_32", () => murmur3_32(v as never)],
-        ["murmur3_128", () => murmur3_128(v as never)],
-        ["murmur3_128x86Into", () => murmur3_128x86Into(v as never, u32(4))],
-        ["murmur64a", () => murmur64a(v as never)],
-        ["murmur64aInto", () => murmur64aInto(v as never, u32(2))],
-        ["siphash13", () => siphash13(v as never, key)],
-        ["siphash24", () => siphash24(v as never, key)],
-        ["siphash13Into", () => siphash13Into(v as never, key, u32(2))],
-      ] as const) {
-        bad.push([`${name} element`, f, TypeError, "element"]);
-      }
+describe("murmur2 (MurmurHash2 32-bit)", () => {
+  it("equals RedisBloom's MurmurHash2 on every hashes.json row and seed", () => {
+    expect(hashes.rows.length).toBeGreaterThan(300);
+    for (const row of hashes.rows) {
+      const item = itemOf(row.item);
+      const bytes = utf8(item);
+      expect(murmur2(item, 0x9747b28c)).toBe(row.m2_9747b28c);
+      expect(murmur2(item, row.m2_9747b28c)).toBe(row.m2_chain);
+      expect(murmur2(item, 1919)).toBe(row.m2_1919);
+      expect(murmur2Bytes(bytes, bytes.length, 1919)).toBe(row.m2_1919);
+      expect(row.m2_rows.map((_, seed) => murmur2(item, seed))).toEqual(row.m2_rows);
     }
-  }
-  for (const v of seed32Ranges) {
-    bad.push(["murmur3_32 seed", () => murmur3_32("x", v), RangeError, "seed"]);
-    bad.push(["murmur3_128 seed", () => murmur3_128("x", v), RangeError, "seed"]);
-    bad.push(["murmur3_128x86Into seed", () => murmur3_128x86Into("x", u32(4), v), RangeError, "seed"]);
-    bad.push(["murmur64aInto seedHi", () => murmur64aInto("x", u32(2), v), RangeError, "seedHi"]);
-    bad.push(["murmur64aInto seedLo", () => murmur64aInto("x", u32(2), 0, v), RangeError, "seedLo"]);
-  }
-  for (const v of [-1n, 1n << 64n, -(1n << 70n), -1, 0.5, Number.NaN, 2 ** 53, Number.POSITIVE_INFINITY]) {
-    bad.push(["murmur64a seed", () => murmur64a("x", v as never), RangeError, "seed"]);
-  }
-  for (const [name, out] of [
-    ["Uint32Array(3)", u32(3)],
-    ["Int32Array(3)", new Int32Array(3)],
-  ] as const) {
-    bad.push([`murmur3_128x86Into out ${name}`, () => murmur3_128x86Into("x", out), RangeError, "out.length"]);
-  }
-  bad.push(["murmur64aInto out Uint32Array(1)", () => murmur64aInto("x", u32(1)), RangeError, "out.length"]);
-  bad.push(["murmur64aInto out Int32Array", () => murmur64aInto("x", new Int32Array(2) as never), TypeError, "out"]);
-  bad.push(["murmur64aInto out number[]", () => murmur64aInto("x", [0, 0] as never), TypeError, "out"]);
-  bad.push(["siphash13Into out Uint32Array(1)", () => siphash13Into("x", key, u32(1)), RangeError, "out.length"]);
-  bad.push(["siphash13Into key Uint32Array(5)", () => siphash13Into("x", u32(5), u32(2)), RangeError, "key.length"]);
-  bad.push(["siphash13 key Uint8Array(16)", () => siphash13("x", new Uint8Array(16) as never), TypeError, "key"]);
-  bad.push(["siphash24 key Uint32Array(3)", () => siphash24("x", u32(3)), RangeError, "key.length"]);
-  bad.push(["sipKeyFromBytes 15 bytes", () => sipKeyFromBytes(new Uint8Array(15)), RangeError, "bytes.length"]);
-  bad.push(["sipKeyFromBytes 17 bytes", () => sipKeyFromBytes(new Uint8Array(17)), RangeError, "bytes.length"]);
-  bad.push(["sipKeyFromBytes Uint32Array", () => sipKeyFromBytes(u32(4) as never), TypeError, "bytes"]);
-
-  it.each(bad.map((c) => [c[0], c] as const))("%s: refused with a message naming it", (_, [, run, error, param]) => {
-    expect(run).toThrow(error);
-    expect(run).toThrow(new RegExp(`^redstruct/hash: ${param.replace(".", "\\.")} must be .*, got `));
   });
 
-  it("accepts every documented form of each argument and means what the caller wrote", () => {
-    // A 32-bit seed as an int32 or its uint32 twin is the same seed.
-    expect(murmur3_32("x", -1)).toBe(murmur3_32("x", 0xffffffff));
-    expect(murmur3_128("x", -2)).toBe(murmur3_128("x", 0xfffffffe));
-    const a = u32(4);
-    const b = new Int32Array(5);
-    murmur3_128x86Into("x", a, -(2 ** 31));
-    murmur3_128x86Into("x", b, 2 ** 31);
-    expect(Array.from(b.subarray(0, 4), (w) => w >>> 0)).toEqual(Array.from(a));
-    // A number seed of murmur64a is the bigint it spells, up to 2^53 − 1.
-    expect(murmur64a("x", 5)).toBe(murmur64a("x", 5n));
-    expect(murmur64a("x", Number.MAX_SAFE_INTEGER)).toBe(murmur64a("x", BigInt(Number.MAX_SAFE_INTEGER)));
-    expect(murmur64a("x", (1n << 64n) - 1n)).toBe(murmur64aModel(utf8("x"), (1n << 64n) - 1n));
-    const out = u32(3);
-    murmur64aInto("x", out, 0, 5);
-    expect((BigInt(out[1]!) << 32n) | BigInt(out[0]!)).toBe(murmur64a("x", 5n));
-    murmur64aInto("x", out, -1, -1);
-    expect((BigInt(out[1]!) << 32n) | BigInt(out[0]!)).toBe(murmur64a("x", (1n << 64n) - 1n));
-    const big = u32(8);
-    siphash13Into("x", key, big);
-    expect((BigInt(big[1]!) << 32n) | BigInt(big[0]!)).toBe(siphash13("x", key));
-  });
-
-  it("any 32-bit integer seed is accepted and any other number refused (property)", () => {
-    fc.assert(
-      fc.property(fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 32 - 1 }), fc.double()), (seed) => {
-        const ok = Number.isInteger(seed) && seed >= -(2 ** 31) && seed <= 2 ** 32 - 1;
-        if (ok) expect(murmur3_32("x", seed)).toBe(murmur3_32("x", seed >>> 0));
-        else expect(() => murmur3_32("x", seed)).toThrow(RangeError);
-      }),
-      { seed: 12, numRuns: 1000 },
+  it("hashes strings, numbers, bigints and byte arrays as their bytes (seeded)", () => {
+    const anyItem = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 40 }),
+      fc.string({ unit: "binary", maxLength: 40 }),
+      fc.uint8Array({ maxLength: 64 }),
+      fc.double(),
+      fc.bigInt(),
     );
+    fc.assert(
+      fc.property(anyItem, fc.integer({ min: 0, max: 0xffffffff }), (item, seed) => {
+        const h = murmur2(item, seed);
+        expect(h).toBe(murmur2Model(utf8(item), seed));
+        expect(murmur2(utf8(item), seed)).toBe(h);
+      }),
+      { seed: 0x2f15, numRuns: 2000 },
+    );
+  });
+
+  it("validates its arguments", () => {
+    expect(() => murmur2("a", Number.NaN)).toThrow(/seed must be/);
+    expect(() => murmur2("a", 2 ** 32)).toThrow(RangeError);
+    expect(() => murmur2("a", "1" as unknown as number)).toThrow(TypeError);
+    expect(() => murmur2({} as unknown as string)).toThrow(TypeError);
+    expect(murmur2("a", -1)).toBe(murmur2("a", 0xffffffff));
+    expect(() => murmur2Bytes([1, 2] as unknown as Uint8Array, 2)).toThrow(/bytes must be/);
+    expect(() => murmur2Bytes(new Uint8Array(2), 3)).toThrow(/len must be/);
+  });
+
+  it("defaults to seed 0", () => {
+    expect(murmur2("abc")).toBe(murmur2("abc", 0));
+    expect(murmur2("")).toBe(0);
   });
 });

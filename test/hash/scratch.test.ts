@@ -1,12 +1,14 @@
+/**
+ * Non-ASCII strings are hashed from a shared UTF-8 scratch buffer that grows on demand. Each case
+ * uses a string longer than any before it, so the scratch grows during that very call: the hash
+ * must be the one of the string's bytes.
+ */
 import { describe, expect, it } from "vitest";
 import { murmur3_32, murmur3_128x86Into, murmur64a, siphash13, sipKeyFromBytes } from "../../src/hash/index.js";
 import { murmur2 } from "../../src/hash/murmur2.js";
 
-// Non-ASCII strings are hashed from a shared UTF-8 scratch buffer that grows on demand. Each case
-// below uses a string longer than any before it, so the scratch grows during that very call: the
-// hash must already be the one of the string's bytes (regression: the old, shorter buffer was hashed
-// when the buffer was fetched before the string was encoded into its replacement).
 let length = 100;
+
 const longer = (): [string, Uint8Array] => {
   length *= 2;
   const s = "é".repeat(length);

@@ -1,6 +1,8 @@
-// ExaLogLog: registers against a model of the values each register has seen, the reduction to
-// HyperLogLog (and UltraLogLog's), merge and downsize laws, the martingale against its definition,
-// round trips, fuzzed fromBytes, arguments, and accuracy with fixed seeds against the model's theory.
+/**
+ * ExaLogLog against a model of the values each register has seen: registers for every precision,
+ * t and d, the reduction to HyperLogLog (and UltraLogLog's), merge and downsize laws, the martingale
+ * against its definition, and accuracy with fixed seeds against the model's theory.
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { murmur64a } from "../../src/hash/index.js";
@@ -14,10 +16,9 @@ import {
   windowModel,
 } from "../../src/hll/registers.js";
 import { mulberry32 } from "../../src/internal/random.js";
-import { fuzzDeserializer } from "../support/fuzz.js";
+import { distinct, element, ellShape } from "../support/hll.js";
 import { indexAndRun, indexAndValue } from "../support/hll-model.js";
 
-const distinct = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}:${i}`);
 const halves = (h: bigint): [number, number] => [Number(h & 0xffffffffn), Number(h >> 32n)];
 
 /** The model: each register as the set of update values it has seen; its state keeps u and d flags. */
@@ -55,20 +56,13 @@ const hash64 = fc.oneof(
   fc.tuple(fc.bigInt({ min: 0n, max: 2n ** 32n - 1n }), fc.nat(7)).map(([hi, lo]) => (hi << 32n) | BigInt(lo)),
   fc.tuple(fc.bigInt({ min: 0n, max: 2n ** 16n }), fc.nat(3)).map(([lo, top]) => lo | (BigInt(top) << 62n)),
 );
-const element = fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.uint8Array({ maxLength: 12 }));
-/** (t, d) pairs: the default, UltraLogLog's, the extremes and some between. */
-const shape = fc.oneof(
-  fc.constant({ t: 2, d: 24 }),
-  fc.constant({ t: 0, d: 2 }),
-  fc.record({ t: fc.integer({ min: 0, max: 2 }), d: fc.integer({ min: 0, max: 24 }) }),
-);
 
 describe("ExaLogLog: registers", () => {
   it("equal a model of the values each register has seen, for every precision, t and d", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 4, max: 9 }),
-        shape,
+        ellShape,
         fc.array(hash64, { maxLength: 200 }),
         (p, { t, d }, hashes) => {
           const e = new ExaLogLog({ precision: p, t, d });
@@ -88,7 +82,7 @@ describe("ExaLogLog: registers", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 4, max: 14 }),
-        shape,
+        ellShape,
         fc.array(element, { maxLength: 60 }),
         fc.nat(2000),
         (p, { t, d }, xs, n) => {
@@ -133,7 +127,7 @@ describe("ExaLogLog: registers", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 4, max: 26 }),
-        shape,
+        ellShape,
         fc.nat(),
         fc.integer({ min: 0, max: 2 ** 24 - 1 }),
         (p, { t, d }, uSeed, flags) => {
@@ -173,14 +167,19 @@ describe("ExaLogLog: registers", () => {
 
   it("add order is irrelevant and duplicates change nothing", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 4, max: 12 }), shape, fc.array(element, { maxLength: 200 }), (p, { t, d }, xs) => {
-        const a = ExaLogLog.from(xs, { precision: p, t, d });
-        const b = ExaLogLog.from([...xs].reverse(), { precision: p, t, d });
-        expect(a.equals(b)).toBe(true);
-        expect(a.addAll(xs)).toBe(false);
-        expect(a.count()).toBe(b.count());
-        a.checkInvariants();
-      }),
+      fc.property(
+        fc.integer({ min: 4, max: 12 }),
+        ellShape,
+        fc.array(element, { maxLength: 200 }),
+        (p, { t, d }, xs) => {
+          const a = ExaLogLog.from(xs, { precision: p, t, d });
+          const b = ExaLogLog.from([...xs].reverse(), { precision: p, t, d });
+          expect(a.equals(b)).toBe(true);
+          expect(a.addAll(xs)).toBe(false);
+          expect(a.count()).toBe(b.count());
+          a.checkInvariants();
+        },
+      ),
       { seed: 303, numRuns: 50 },
     );
   });
@@ -288,19 +287,12 @@ describe("toHyperLogLog: the HyperLogLog of the same elements", () => {
   });
 });
 
-/** A sketch at precision p, shape (t, d), from a few arbitrary elements and a bulk of distinct ones. */
-const sketchOf = (p: number, t: number, d: number, xs: unknown[], bulk: number, tag: string) => {
-  const e = ExaLogLog.from(xs as string[], { precision: p, t, d });
-  e.addAll(distinct(bulk, tag));
-  return e;
-};
-
 describe("ExaLogLog: merge, union and downsize", () => {
   it("merge is commutative, associative, idempotent, and equals the sketch of the combined streams", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 4, max: 11 }),
-        shape,
+        ellShape,
         fc.array(element, { maxLength: 30 }),
         fc.nat(3000),
         fc.nat(3000),
@@ -336,7 +328,6 @@ describe("ExaLogLog: merge, union and downsize", () => {
       { seed: 320, numRuns: 40 },
     );
   });
-
   it("downsize({ d }) equals the sketch built with that d, and merging a larger d downsizes it", () => {
     fc.assert(
       fc.property(
@@ -369,12 +360,11 @@ describe("ExaLogLog: merge, union and downsize", () => {
       { seed: 321, numRuns: 50 },
     );
   });
-
   it("downsize({ precision }) is exact for t = 0, and for any t while no register has forgotten a value", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 5, max: 14 }).chain((hi) => fc.tuple(fc.constant(hi), fc.integer({ min: 4, max: hi }))),
-        shape,
+        ellShape,
         fc.array(hash64, { maxLength: 100 }),
         fc.nat(6000),
         ([hiP, loP], { t, d }, hashes, n) => {
@@ -402,7 +392,6 @@ describe("ExaLogLog: merge, union and downsize", () => {
       { seed: 322, numRuns: 60 },
     );
   });
-
   it("downsize({ precision }) with t = 2 counts as the sketch built at that precision: no bias, the same error", () => {
     // 60 pairs of sketches per case fed the same random hashes; the downsized sketch's mean relative
     // error and RMSE must match those of the sketch built at the lower precision within the noise.
@@ -447,28 +436,6 @@ describe("ExaLogLog: merge, union and downsize", () => {
       expect(rmseDirect / sd, `direct rmse ${fineP}→${coarseP}`).toBeLessThan(1 + 3 / Math.sqrt(2 * trials));
     }
   });
-
-  it("refuses another t, and lower precisions or d on merge; downsize checks its options", () => {
-    const a = ExaLogLog.from(distinct(100, "x"), { precision: 8 });
-    expect(() => a.clone().merge(new ExaLogLog({ precision: 8, t: 1 }))).toThrow(
-      /redstruct\/ExaLogLog: merge argument t must be 2, this sketch's/,
-    );
-    expect(() => ExaLogLog.union([a, new ExaLogLog({ precision: 8, t: 0 })])).toThrow(/sketches\[1\] t must be 2/);
-    expect(() => a.clone().merge(new ExaLogLog({ precision: 7 }))).toThrow(RangeError);
-    expect(() => a.clone().merge(new ExaLogLog({ precision: 8, d: 10 }))).toThrow(
-      /merge argument d must be ≥ this sketch's d 24/,
-    );
-    expect(() => a.downsize({ precision: 9 })).toThrow(/precision must be an integer in \[4, 8\], got 9/);
-    expect(() => a.downsize({ d: 25 })).toThrow(/d must be an integer in \[0, 24\], got 25/);
-    expect(() => a.downsize({ precison: 4 } as never)).toThrow(/unknown option "precison".*did you mean "precision"/);
-    expect(() => a.downsize(6 as never)).toThrow(TypeError);
-    const same = a.downsize();
-    expect(same).not.toBe(a);
-    expect(same.equals(a)).toBe(true);
-    expect(same.count({ estimator: "martingale" })).toBe(a.count({ estimator: "martingale" }));
-    const u = ExaLogLog.union([a, ExaLogLog.from(["y"], { precision: 6, d: 12 })]);
-    expect([u.precision, u.d, u.t]).toEqual([6, 12, 2]);
-  });
 });
 
 describe("ExaLogLog: martingale", () => {
@@ -499,7 +466,7 @@ describe("ExaLogLog: martingale", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 4, max: 6 }),
-        shape,
+        ellShape,
         fc.array(hash64, { maxLength: 250 }),
         (p, { t, d }, hashes) => {
           const e = new ExaLogLog({ precision: p, t, d });
@@ -553,118 +520,6 @@ describe("ExaLogLog: martingale", () => {
       ),
       { seed: 331, numRuns: 30 },
     );
-  });
-});
-
-describe("ExaLogLog: serialization", () => {
-  it("toBytes / fromBytes round-trips registers and the martingale state, which then goes on exactly", () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 4, max: 12 }),
-        shape,
-        fc.array(element, { maxLength: 30 }),
-        fc.nat(3000),
-        fc.boolean(),
-        fc.nat(2000),
-        (p, { t, d }, xs, bulk, merged, more) => {
-          const e = sketchOf(p, t, d, xs, bulk, "r");
-          if (merged) e.merge(e.clone());
-          const bytes = e.toBytes();
-          const back = ExaLogLog.fromBytes(bytes);
-          back.checkInvariants();
-          expect(back.equals(e)).toBe(true);
-          expect(back.toBytes()).toEqual(bytes);
-          expect(back.count()).toBe(e.count());
-          expect(bytes.length).toBe(9 + Math.ceil((6 + t + d) / 8) * 2 ** p + (merged ? 0 : 24));
-          if (!merged) {
-            e.addAll(distinct(more, "go"));
-            back.addAll(distinct(more, "go"));
-            expect(back.estimate({ estimator: "martingale" })).toBe(e.estimate({ estimator: "martingale" }));
-          }
-        },
-      ),
-      { seed: 340, numRuns: 50 },
-    );
-  });
-
-  it("fromBytes of 12,000 fuzzed buffers returns a valid sketch that writes the same bytes, or throws RedstructFormatError", () => {
-    const valid = [
-      new ExaLogLog({ precision: 4 }).toBytes(),
-      ExaLogLog.from(distinct(60, "f"), { precision: 4 }).toBytes(),
-      ExaLogLog.from(distinct(60, "f"), { precision: 4, t: 1, d: 5 }).toBytes(),
-      ExaLogLog.from(distinct(500, "f"), { precision: 5, t: 0, d: 2 })
-        .merge(new ExaLogLog({ precision: 5, t: 0, d: 2 }))
-        .toBytes(),
-    ];
-    const counts = fuzzDeserializer(
-      {
-        name: "ExaLogLog.fromBytes",
-        read: (b) => ExaLogLog.fromBytes(b),
-        valid,
-        write: (e) => e.toBytes(),
-        use: (e) => {
-          e.count();
-          e.bounds(2);
-          e.toHyperLogLog();
-          const more = e.clone();
-          more.add("more");
-          more.checkInvariants();
-        },
-      },
-      { seed: 341, runs: 12_000, maxLength: 120 },
-    );
-    expect(counts.loaded).toBeGreaterThan(100);
-    expect(counts.refused).toBeGreaterThan(1000);
-  });
-
-  it("names what is wrong: version, parameters, impossible registers, a lying martingale state", () => {
-    const good = ExaLogLog.from(distinct(40, "n"), { precision: 4, t: 2, d: 24 }).toBytes();
-    const edit = (at: number, ...v: number[]) => {
-      const b = good.slice();
-      b.set(v, at);
-      return () => ExaLogLog.fromBytes(b);
-    };
-    expect(edit(4, 2)).toThrow(/format version 2 is not one this build reads \(it reads version 1\)/);
-    expect(edit(5, 27)).toThrow(/precision 27 is outside 4\.\.26/);
-    expect(edit(6, 3)).toThrow(/t 3 is outside 0\.\.2/);
-    expect(edit(7, 25)).toThrow(/d 25 is outside 0\.\.24/);
-    expect(edit(8, 2)).toThrow(/unknown flags 2/);
-    // Register 0 (after 9 header bytes and 24 of martingale state): u = 1 with the flag of u − 1.
-    expect(edit(33, 0, 0, 0x80, 0x01)).toThrow(/register 0 holds the impossible value 25165824/);
-    expect(edit(33, 0, 0, 0, 0xff)).toThrow(/register 0 holds the impossible value/);
-    expect(edit(9, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f)).toThrow(/martingale estimate 1 is below the \d+ non-empty registers/);
-    expect(() => ExaLogLog.fromBytes(new UltraLogLog().toBytes())).toThrow(/an UltraLogLog's toBytes\(\)/);
-    expect(() => UltraLogLog.fromBytes(good)).toThrow(
-      /an ExaLogLog's toBytes\(\): read them with ExaLogLog\.fromBytes\(\)/,
-    );
-  });
-});
-
-describe("ExaLogLog: arguments", () => {
-  it("checks options, estimators, items, hashes and register indexes", () => {
-    expect(() => new ExaLogLog({ precision: 3 })).toThrow(/precision must be an integer in \[4, 26\], got 3/);
-    expect(() => new ExaLogLog({ t: 3 })).toThrow(/t must be an integer in \[0, 2\], got 3/);
-    expect(() => new ExaLogLog({ d: -1 })).toThrow(/d must be an integer in \[0, 24\], got -1/);
-    expect(() => new ExaLogLog({ D: 4 } as never)).toThrow(/unknown option "D"/);
-    expect(() => new ExaLogLog(null as never)).toThrow(TypeError);
-    const e = ExaLogLog.from(["a"]);
-    expect(() => e.count("ml" as never)).toThrow(/options must be an object such as \{ estimator: "ml" \}/);
-    expect(() => e.count({ estimator: "fgra" as never })).toThrow(/estimator must be "ml" or "martingale", got "fgra"/);
-    expect(() => e.bounds(0)).toThrow(RangeError);
-    expect(() => e.add(null as never)).toThrow(/item must be a string, number, bigint or Uint8Array, got null/);
-    expect(() => e.addAll("abc" as never)).toThrow(/items must be an iterable of elements, got the string/);
-    expect(() => e.addHash(-1, 0)).toThrow(/low must be an integer in \[0, 2\^32\)/);
-    expect(() => e.addHash(0, 2 ** 32)).toThrow(/high must be an integer in \[0, 2\^32\)/);
-    expect(() => e.register(4096)).toThrow(RangeError);
-    expect(() => JSON.stringify(e)).toThrow(/toBytes\(\)/);
-    expect(() => e.merge(new UltraLogLog() as never)).toThrow(
-      /merge argument 0 must be an? ExaLogLog, got an? UltraLogLog/,
-    );
-    expect(() => e.merge(Object.create(ExaLogLog.prototype))).toThrow(
-      /has the ExaLogLog prototype but no ExaLogLog state/,
-    );
-    expect(e.equals(new UltraLogLog() as never)).toBe(false);
-    expect(e.register(Array.from(e.registers()).findIndex((r) => r !== 0))).toBeGreaterThanOrEqual(2 ** 24);
   });
 });
 

@@ -1,32 +1,15 @@
-// Careless and hostile calls into redstruct/hll: every class of wrong argument is refused with a
-// TypeError / RangeError naming the parameter, and a refused call leaves the sketch unchanged.
+/**
+ * Careless and hostile calls into redstruct/hll: options objects (unknown keys with a hint, null,
+ * wrong types), bulk arguments (sync iterables of items only), hash halves, estimator names,
+ * register indexes and precisions, items checked first in the structure's name, detached views,
+ * merge and union of any number of sketches (and union's one-iterable form), sketches from another
+ * copy of redstruct or with a prototype but no state, re-entrant iterables, and JSON.stringify. Every
+ * refusal is a TypeError or RangeError naming the parameter, and a refused call changes nothing.
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { HyperLogLog, UltraLogLog } from "../../src/hll/index.js";
-
-const distinct = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}:${i}`);
-
-/** A sketch in one of its states: fresh, sparse with entries, dense, cleared, read back. */
-const states = (p: number): [string, () => HyperLogLog][] => [
-  ["fresh", () => new HyperLogLog({ precision: p })],
-  ["a few adds", () => HyperLogLog.from(distinct(5, "few"), { precision: p })],
-  ["dense", () => HyperLogLog.from(distinct(40 << Math.max(0, p - 6), "dense"), { precision: p })],
-  [
-    "cleared",
-    () => {
-      const h = HyperLogLog.from(distinct(3000, "clr"), { precision: p });
-      h.clear();
-      return h;
-    },
-  ],
-  ["fromBytes of empty", () => HyperLogLog.fromBytes(new HyperLogLog({ precision: p }).toBytes())],
-  ["clone of empty", () => new HyperLogLog({ precision: p }).clone()],
-  ["downsize of empty", () => new HyperLogLog({ precision: 18 }).downsize(p)],
-  [
-    "union of empties",
-    () => HyperLogLog.union([new HyperLogLog({ precision: p }), new HyperLogLog({ precision: 18 })]),
-  ],
-];
+import { ExaLogLog, HyperLogLog, UltraLogLog } from "../../src/hll/index.js";
+import { classes, detached, distinct, fromBytesOf, merge, type Sketch } from "../support/hll.js";
 
 /** Anything that is not an integer in [0, 2^32). */
 const notHalf = fc.oneof(
@@ -40,7 +23,7 @@ const notHalf = fc.oneof(
 
 const snapshot = (h: HyperLogLog) => Array.from(h.toBytes());
 
-describe("HyperLogLog hardening: option objects (every options parameter in redstruct/hll)", () => {
+describe("HyperLogLog: option objects (every options parameter in redstruct/hll)", () => {
   // [call, what] for each entry point that takes options.
   const entries: [string, (o: unknown) => unknown][] = [
     ["new HyperLogLog", (o) => new HyperLogLog(o as never)],
@@ -97,7 +80,7 @@ describe("HyperLogLog hardening: option objects (every options parameter in reds
   });
 });
 
-describe("HyperLogLog hardening: bulk arguments take sync iterables of elements only", () => {
+describe("HyperLogLog: bulk arguments take sync iterables of elements only", () => {
   async function* asyncGen() {
     yield "a";
   }
@@ -143,49 +126,25 @@ describe("HyperLogLog hardening: bulk arguments take sync iterables of elements 
   });
 });
 
-describe("HyperLogLog hardening: checkInvariants has no false alarm on any valid sketch", () => {
-  it("holds for every precision 4..18 and every state, empty or not, sparse or dense", () => {
-    for (let p = 4; p <= 18; p++) {
-      for (const [state, make] of states(p)) {
-        const h = make();
-        expect(() => h.checkInvariants(), `p=${p} ${state} (${h.encoding})`).not.toThrow();
-        h.count();
-        expect(() => h.checkInvariants(), `p=${p} ${state} after count`).not.toThrow();
-      }
-    }
-  });
-
-  it("holds after any sequence of adds, clears, merges and round trips", () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 4, max: 16 }),
-        fc.array(
-          fc.oneof(
-            fc.record({ op: fc.constant("add" as const), n: fc.integer({ min: 0, max: 600 }) }),
-            fc.record({ op: fc.constant("clear" as const) }),
-            fc.record({ op: fc.constant("merge" as const), n: fc.integer({ min: 0, max: 300 }) }),
-            fc.record({ op: fc.constant("bytes" as const) }),
-          ),
-          { maxLength: 8 },
-        ),
-        (p, ops) => {
-          let h = new HyperLogLog({ precision: p });
-          let k = 0;
-          for (const o of ops) {
-            if (o.op === "add") for (let i = 0; i < o.n; i++) h.add(`i:${k++}`);
-            else if (o.op === "clear") h.clear();
-            else if (o.op === "merge") h.merge(HyperLogLog.from(distinct(o.n, `m${k++}`), { precision: p }));
-            else h = HyperLogLog.fromBytes(h.toBytes());
-            h.checkInvariants();
-          }
-        },
-      ),
-      { seed: 121, numRuns: 60 },
-    );
+describe("HyperLogLog: construction arguments", () => {
+  it("rejects bad precisions, estimators and elements with redstruct messages", () => {
+    expect(() => new HyperLogLog({ precision: 3 })).toThrow(RangeError);
+    expect(() => new HyperLogLog({ precision: 19 })).toThrow(/precision must be an integer in \[4, 18\], got 19/);
+    expect(() => new HyperLogLog({ precision: 14.5 })).toThrow(RangeError);
+    expect(() => new HyperLogLog({ precision: "14" as never })).toThrow(TypeError);
+    expect(() => new HyperLogLog({ estimator: "loglog" as never })).toThrow(/redstruct\/HyperLogLog: estimator/);
+    const h = new HyperLogLog();
+    expect(() => h.add({} as never)).toThrow(TypeError);
+    expect(() => h.count("nope" as never)).toThrow(TypeError);
+    expect(() => h.register(16384)).toThrow(RangeError);
+    expect(() => h.merge({} as never)).toThrow(TypeError);
+    expect(() => HyperLogLog.union([])).toThrow(RangeError);
+    expect(() => new HyperLogLog({ precision: 12 }).toRedis()).toThrow(/build it at 14/);
+    expect(() => new HyperLogLog({ precision: 16 }).toRedis()).toThrow(/downsize\(14\) first/);
   });
 });
 
-describe("HyperLogLog hardening: every public argument is validated", () => {
+describe("HyperLogLog: every public argument is validated", () => {
   it("addHash refuses any half that is not an integer in [0, 2^32) and writes nothing", () => {
     const h = HyperLogLog.from(distinct(20, "ah"), { precision: 10 });
     const before = snapshot(h);
@@ -235,7 +194,7 @@ describe("HyperLogLog hardening: every public argument is validated", () => {
   });
 });
 
-describe("HyperLogLog hardening: merge and union take any number of sketches", () => {
+describe("HyperLogLog: merge and union take any number of sketches", () => {
   it("union and merge accept an iterable of 200,000 sketches", () => {
     const many = Array.from({ length: 200_000 }, (_, i) => {
       const h = new HyperLogLog({ precision: 4 });
@@ -293,7 +252,7 @@ describe("HyperLogLog hardening: merge and union take any number of sketches", (
   });
 });
 
-describe("HyperLogLog hardening: sketches from another copy of redstruct", () => {
+describe("HyperLogLog: sketches from another copy of redstruct", () => {
   // What `instanceof` sees when the ESM and the CommonJS builds are both loaded: an object of a class
   // with the same name that is not this module's class.
   class OtherCopyHyperLogLog {}
@@ -317,7 +276,7 @@ describe("HyperLogLog hardening: sketches from another copy of redstruct", () =>
   });
 });
 
-describe("UltraLogLog hardening: options, arguments, bulk input, other copies", () => {
+describe("UltraLogLog: options, arguments, bulk input, other copies", () => {
   it("options are checked like HyperLogLog's", () => {
     const cases: [unknown, ErrorConstructor, RegExp][] = [
       [{ precison: 12 }, TypeError, /redstruct\/UltraLogLog: unknown option "precison"/],
@@ -392,4 +351,238 @@ describe("UltraLogLog hardening: options, arguments, bulk input, other copies", 
     expect(() => u.merge(new OtherCopy() as never)).toThrow(/is a UltraLogLog from another copy of redstruct/);
     expect(() => UltraLogLog.union([new OtherCopy()] as never)).toThrow(/another copy/);
   });
+});
+
+describe("ExaLogLog: arguments", () => {
+  it("checks options, estimators, items, hashes and register indexes", () => {
+    expect(() => new ExaLogLog({ precision: 3 })).toThrow(/precision must be an integer in \[4, 26\], got 3/);
+    expect(() => new ExaLogLog({ t: 3 })).toThrow(/t must be an integer in \[0, 2\], got 3/);
+    expect(() => new ExaLogLog({ d: -1 })).toThrow(/d must be an integer in \[0, 24\], got -1/);
+    expect(() => new ExaLogLog({ D: 4 } as never)).toThrow(/unknown option "D"/);
+    expect(() => new ExaLogLog(null as never)).toThrow(TypeError);
+    const e = ExaLogLog.from(["a"]);
+    expect(() => e.count("ml" as never)).toThrow(/options must be an object such as \{ estimator: "ml" \}/);
+    expect(() => e.count({ estimator: "fgra" as never })).toThrow(/estimator must be "ml" or "martingale", got "fgra"/);
+    expect(() => e.bounds(0)).toThrow(RangeError);
+    expect(() => e.add(null as never)).toThrow(/item must be a string, number, bigint or Uint8Array, got null/);
+    expect(() => e.addAll("abc" as never)).toThrow(/items must be an iterable of elements, got the string/);
+    expect(() => e.addHash(-1, 0)).toThrow(/low must be an integer in \[0, 2\^32\)/);
+    expect(() => e.addHash(0, 2 ** 32)).toThrow(/high must be an integer in \[0, 2\^32\)/);
+    expect(() => e.register(4096)).toThrow(RangeError);
+    expect(() => JSON.stringify(e)).toThrow(/toBytes\(\)/);
+    expect(() => e.merge(new UltraLogLog() as never)).toThrow(
+      /merge argument 0 must be an? ExaLogLog, got an? UltraLogLog/,
+    );
+    expect(() => e.merge(Object.create(ExaLogLog.prototype))).toThrow(
+      /has the ExaLogLog prototype but no ExaLogLog state/,
+    );
+    expect(e.equals(new UltraLogLog() as never)).toBe(false);
+    expect(e.register(Array.from(e.registers()).findIndex((r) => r !== 0))).toBeGreaterThanOrEqual(2 ** 24);
+  });
+});
+
+describe("ExaLogLog: merge and downsize arguments", () => {
+  it("refuses another t, and lower precisions or d on merge; downsize checks its options", () => {
+    const a = ExaLogLog.from(distinct(100, "x"), { precision: 8 });
+    expect(() => a.clone().merge(new ExaLogLog({ precision: 8, t: 1 }))).toThrow(
+      /redstruct\/ExaLogLog: merge argument t must be 2, this sketch's/,
+    );
+    expect(() => ExaLogLog.union([a, new ExaLogLog({ precision: 8, t: 0 })])).toThrow(/sketches\[1\] t must be 2/);
+    expect(() => a.clone().merge(new ExaLogLog({ precision: 7 }))).toThrow(RangeError);
+    expect(() => a.clone().merge(new ExaLogLog({ precision: 8, d: 10 }))).toThrow(
+      /merge argument d must be ≥ this sketch's d 24/,
+    );
+    expect(() => a.downsize({ precision: 9 })).toThrow(/precision must be an integer in \[4, 8\], got 9/);
+    expect(() => a.downsize({ d: 25 })).toThrow(/d must be an integer in \[0, 24\], got 25/);
+    expect(() => a.downsize({ precison: 4 } as never)).toThrow(/unknown option "precison".*did you mean "precision"/);
+    expect(() => a.downsize(6 as never)).toThrow(TypeError);
+    const same = a.downsize();
+    expect(same).not.toBe(a);
+    expect(same.equals(a)).toBe(true);
+    expect(same.count({ estimator: "martingale" })).toBe(a.count({ estimator: "martingale" }));
+    const u = ExaLogLog.union([a, ExaLogLog.from(["y"], { precision: 6, d: 12 })]);
+    expect([u.precision, u.d, u.t]).toEqual([6, 12, 2]);
+  });
+});
+
+describe("union takes one iterable; a sketch is not JSON", () => {
+  for (const c of classes) {
+    it(`${c.name}.union takes one iterable; separate sketches are a TypeError that shows the array form`, () => {
+      const a = c.make(8);
+      const b = c.make(8);
+      a.add("a");
+      b.add("b");
+      const union = c.type.union as (...args: unknown[]) => Sketch;
+      expect(union.call(c.type, [a, b]).count()).toBe(2);
+      expect(union.call(c.type, new Set([a, b])).count()).toBe(2);
+      const arrayForm = new RegExp(
+        `redstruct/${c.name}: sketches must be one iterable of sketches, as in ${c.name}\\.union\\(\\[a, b\\]\\) \\(not ${c.name}\\.union\\(a, b\\)\\)`,
+      );
+      for (const args of [[a, b], [a], [[a], b], [a, b, a]]) {
+        expect(() => union.call(c.type, ...args)).toThrow(TypeError);
+        expect(() => union.call(c.type, ...args)).toThrow(arrayForm);
+      }
+      expect(() => union.call(c.type, a, b)).toThrow(
+        new RegExp(`got 2 arguments: ${c.article} ${c.name}, ${c.article} ${c.name}$`),
+      );
+      expect(() => union.call(c.type, a)).toThrow(new RegExp(`got ${c.article} ${c.name}$`));
+      // merge keeps both forms, and neither changes the arguments.
+      const bBytes = b.toBytes();
+      expect(merge(a.clone(), b).equals(merge(a.clone(), [b]) as never)).toBe(true);
+      expect(b.toBytes()).toEqual(bBytes);
+    });
+    it(`${c.name} is not JSON: JSON.stringify says to send toBytes()`, () => {
+      const s = c.make(6);
+      s.add("x");
+      expect(() => JSON.stringify(s)).toThrow(TypeError);
+      expect(() => JSON.stringify({ sketch: s })).toThrow(
+        new RegExp(
+          `redstruct/${c.name}: a ${c.name} is not JSON .*send toBytes\\(\\) and rebuild it with ${c.name}\\.fromBytes\\(\\)`,
+        ),
+      );
+    });
+  }
+});
+
+describe("items are checked first, in the structure's name", () => {
+  const wrong: [unknown, RegExp][] = [
+    [null, /got null/],
+    [undefined, /got undefined/],
+    [{}, /got .+/],
+    [[1, 2], /got Array\(2\)/],
+    [true, /got true/],
+    [Symbol("s"), /got/],
+    [() => 1, /got a function/],
+  ];
+  for (const c of classes) {
+    it(`${c.name}.add / addAll / from name the item and change nothing`, () => {
+      const s = c.make(10);
+      s.addAll(distinct(50, "i"));
+      const before = s.toBytes();
+      for (const [value, got] of wrong) {
+        const message = new RegExp(
+          `^redstruct/${c.name}: item must be a string, number, bigint or Uint8Array, ${got.source}`,
+        );
+        expect(() => s.add(value as never)).toThrow(TypeError);
+        expect(() => s.add(value as never)).toThrow(message);
+        expect(() => s.addAll([value] as never)).toThrow(message);
+        expect(() => c.type.from([value] as never)).toThrow(message);
+        expect(s.toBytes()).toEqual(before);
+      }
+    });
+    it(`${c.name}: a detached Uint8Array is a TypeError before anything changes (every state)`, () => {
+      for (const n of [0, 5, 3000]) {
+        const s = c.make(10);
+        s.addAll(distinct(n, "det"));
+        const before = s.toBytes();
+        const message = new RegExp(`redstruct/${c.name}: item is a Uint8Array whose buffer was detached`);
+        expect(() => s.add(detached())).toThrow(TypeError);
+        expect(() => s.add(detached(0))).toThrow(message);
+        expect(() => s.addAll([detached()])).toThrow(message);
+        expect(() => c.type.from([detached()])).toThrow(message);
+        expect(s.toBytes()).toEqual(before);
+        // addAll adds in order: "fine" goes in before the detached item is met, nothing after it.
+        expect(() => s.addAll(["fine", detached(), "never"])).toThrow(message);
+        const expected = c.make(10);
+        expected.addAll([...distinct(n, "det"), "fine"]);
+        expect(s.equals(expected as never)).toBe(true);
+        s.checkInvariants();
+      }
+      // An empty view that is not detached is the empty item, as before.
+      const s = c.make(10);
+      expect(s.add(new Uint8Array(0))).toBe(true);
+      expect(s.add("")).toBe(false);
+    });
+  }
+});
+
+describe("objects with a sketch's prototype but no state", () => {
+  for (const c of classes) {
+    it(`${c.name}: merge, union and equals refuse them with a clear TypeError, changing nothing`, () => {
+      const real = c.make(8);
+      real.addAll(distinct(40, "real"));
+      const before = real.toBytes();
+      const fakes: [string, unknown][] = [
+        ["Object.create", Object.create(c.type.prototype)],
+        ["a structuredClone given the prototype back", Object.setPrototypeOf(structuredClone({}), c.type.prototype)],
+      ];
+      const message = new RegExp(`redstruct/${c.name}: .* has the ${c.name} prototype but no ${c.name} state`);
+      const union = c.type.union as (sketches: Iterable<unknown>) => Sketch;
+      for (const [what, fake] of fakes) {
+        const calls: [string, () => unknown][] = [
+          ["merge(fake)", () => merge(real, fake)],
+          ["merge(real, fake)", () => merge(real, real, fake)],
+          ["merge([fake])", () => merge(real, [fake])],
+          ["union([fake])", () => union.call(c.type, [fake])],
+          ["union([real, fake])", () => union.call(c.type, [real, fake])],
+          ["equals(fake)", () => real.equals(fake as never)],
+        ];
+        for (const [name, call] of calls) {
+          expect(call, `${what} ${name}`).toThrow(TypeError);
+          expect(call, `${what} ${name}`).toThrow(message);
+        }
+        expect(() => merge(real, real, fake)).toThrow(/merge argument 1 has the/);
+        expect(() => union.call(c.type, [real, fake])).toThrow(/sketches\[1\] has the/);
+      }
+      expect(real.toBytes()).toEqual(before);
+      // Anything that is not a sketch at all is still just not equal.
+      expect(real.equals(5 as never)).toBe(false);
+      expect(real.equals(null as never)).toBe(false);
+    });
+  }
+});
+
+describe("re-entrant iterables: an iterator that calls back into the same sketch", () => {
+  for (const c of classes) {
+    it(`${c.name}.addAll and merge over a generator that reads and writes the sketch mid-iteration`, () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom("count", "bounds", "bytes", "add", "merge")), {
+            maxLength: 40,
+          }),
+          (script) => {
+            const s = c.make(8);
+            const expected = c.make(8);
+            const other = c.make(8);
+            other.addAll(distinct(30, "other"));
+            let k = 0;
+            function* items(): Generator<string> {
+              for (const step of script) {
+                if (step === "count") s.count();
+                else if (step === "bounds") s.bounds();
+                else if (step === "bytes") fromBytesOf(s)(s.toBytes()).checkInvariants();
+                else if (step === "add") {
+                  s.add(`inner:${k}`);
+                  expected.add(`inner:${k++}`);
+                } else if (step === "merge") {
+                  merge(s, other);
+                  merge(expected, other);
+                } else {
+                  expected.add(step);
+                  yield step;
+                }
+              }
+            }
+            s.addAll(items());
+            s.checkInvariants();
+            expect(s.equals(expected as never)).toBe(true);
+            // merge collects its iterable before it merges anything: sketches yielded after a
+            // re-entrant add still merge in, and the add stays.
+            function* sketches(): Generator<Sketch> {
+              s.add("during merge");
+              expected.add("during merge");
+              yield other;
+              s.count();
+              yield s;
+            }
+            merge(s, sketches());
+            merge(expected, other);
+            s.checkInvariants();
+            expect(s.equals(expected as never)).toBe(true);
+          },
+        ),
+        { seed: 2413, numRuns: 120 },
+      );
+    });
+  }
 });

@@ -5,8 +5,7 @@ import { describe, expect, it } from "vitest";
 import { HyperLogLog } from "../../src/hll/index.js";
 import { RedstructFormatError } from "../../src/internal/errors.js";
 import { mulberry32 } from "../../src/internal/random.js";
-
-const distinct = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}:${i}`);
+import { distinct } from "../support/hll.js";
 
 /**
  * HIP from its definition: before each add, μ = (1/m) Σ_j P(run > register j), where P(run > r) is

@@ -1,15 +1,15 @@
-// UltraLogLog: registers against a model of the runs each register has seen, merge and downsize laws,
-// round trips, fuzzed fromBytes, the martingale against its definition, and accuracy with fixed seeds.
+/**
+ * UltraLogLog against a model of the runs each register has seen: registers for every precision,
+ * the reduction of each register to HyperLogLog's, merge and downsize laws, the martingale against
+ * its definition, and accuracy with fixed seeds against the published constants.
+ */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { murmur64a } from "../../src/hash/index.js";
 import { HyperLogLog, UltraLogLog } from "../../src/hll/index.js";
-import { RedstructFormatError } from "../../src/internal/errors.js";
 import { mulberry32 } from "../../src/internal/random.js";
-import { corrupted } from "../support/fuzz.js";
+import { distinct, element } from "../support/hll.js";
 import { indexAndRun } from "../support/hll-model.js";
-
-const distinct = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}:${i}`);
 
 /** The model: each register as the set of runs it has seen; its state keeps the top three. */
 class ModelUll {
@@ -42,16 +42,6 @@ const hash64 = fc.oneof(
   fc.tuple(fc.bigInt({ min: 0n, max: 2n ** 32n - 1n }), fc.nat(7)).map(([hi, lo]) => (hi << 32n) | BigInt(lo)),
   fc.bigInt({ min: 0n, max: 2n ** 16n }), // long runs: high bits all zero
 );
-
-const element = fc.oneof(fc.string({ maxLength: 10 }), fc.integer(), fc.uint8Array({ maxLength: 12 }));
-
-/** A sketch at precision p from a few arbitrary elements and a bulk of distinct ones. */
-const sketch = (p: number) =>
-  fc.tuple(fc.array(element, { maxLength: 30 }), fc.nat(1500)).map(([xs, bulk]) => {
-    const u = UltraLogLog.from(xs, { precision: p });
-    u.addAll(distinct(bulk, `s${bulk}`));
-    return u;
-  });
 
 describe("UltraLogLog: registers", () => {
   it("equal a model of the runs each register has seen, for every precision", () => {
@@ -244,61 +234,6 @@ describe("UltraLogLog: martingale", () => {
       expect(h.count("martingale")).toBe(1);
     }
     expect(a.downsize(10).count("martingale")).toBe(a.count("martingale"));
-  });
-});
-
-describe("UltraLogLog: serialization", () => {
-  it("toBytes / fromBytes round-trips registers and the martingale state, which then goes on exactly", () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 3, max: 14 }).chain((p) => fc.tuple(sketch(p), fc.boolean())),
-        fc.nat(2000),
-        ([u, merged], more) => {
-          if (merged) u.merge(u.clone());
-          const bytes = u.toBytes();
-          const back = UltraLogLog.fromBytes(bytes);
-          back.checkInvariants();
-          expect(back.equals(u)).toBe(true);
-          expect(back.toBytes()).toEqual(bytes);
-          expect(back.count("fgra")).toBe(u.count("fgra"));
-          expect(bytes.length).toBe(7 + u.registerCount + (merged ? 0 : 24));
-          if (!merged) {
-            u.addAll(distinct(more, "go"));
-            back.addAll(distinct(more, "go"));
-            expect(back.estimate("martingale")).toBe(u.estimate("martingale"));
-          }
-        },
-      ),
-      { seed: 206, numRuns: 60 },
-    );
-  });
-
-  it("fromBytes of 12,000 fuzzed buffers returns a valid sketch or throws RedstructFormatError", () => {
-    const seeds = [
-      new UltraLogLog({ precision: 3 }).toBytes(),
-      UltraLogLog.from(distinct(40, "f"), { precision: 4 }).toBytes(),
-      UltraLogLog.from(distinct(500, "f"), { precision: 6 })
-        .merge(new UltraLogLog({ precision: 6 }))
-        .toBytes(),
-    ];
-    const check = (bytes: Uint8Array) => {
-      try {
-        const u = UltraLogLog.fromBytes(bytes);
-        u.checkInvariants();
-        u.count();
-        u.count("ml");
-      } catch (e) {
-        expect(e).toBeInstanceOf(RedstructFormatError);
-      }
-    };
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 120 }), check), { seed: 207, numRuns: 3000 });
-    fc.assert(fc.property(fc.oneof(...seeds.map(corrupted)), check), { seed: 208, numRuns: 9000 });
-    const bad = seeds[0]!.slice();
-    bad[4] = 2;
-    expect(() => UltraLogLog.fromBytes(bad)).toThrow(/version 2/);
-    const impossible = seeds[2]!.slice();
-    impossible[7] = 1; // (0, 0, 1): a flag without a run
-    expect(() => UltraLogLog.fromBytes(impossible)).toThrow(/impossible state 1/);
   });
 });
 

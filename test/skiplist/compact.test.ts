@@ -113,12 +113,15 @@ describe("the compact form and its conversions", () => {
           set(m, n, next);
         }),
       ),
-      fc.tuple(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 150 })).map(([a, w]) => [a, a + w] as const).map(([a, b]) =>
-        cmd(`deleteRangeByRank ${a} ${b}`, (m, z) => {
-          const removed = a <= b ? m.entries.splice(a, b - a + 1).length : 0;
-          expect(z.deleteRangeByRank(a, b)).toBe(removed);
-        }),
-      ),
+      fc
+        .tuple(fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 150 }))
+        .map(([a, w]) => [a, a + w] as const)
+        .map(([a, b]) =>
+          cmd(`deleteRangeByRank ${a} ${b}`, (m, z) => {
+            const removed = a <= b ? m.entries.splice(a, b - a + 1).length : 0;
+            expect(z.deleteRangeByRank(a, b)).toBe(removed);
+          }),
+        ),
       fc.tuple(fc.integer({ min: -50, max: 50 }), fc.integer({ min: 0, max: 40 })).map(([lo, w]) =>
         cmd(`deleteRangeByScore ${lo} ${lo + w}`, (m, z) => {
           const keep = m.entries.filter((e) => e[1] < lo || e[1] > lo + w);
@@ -148,22 +151,28 @@ describe("the compact form and its conversions", () => {
           expect(z.countByScore(-10, 10, { minExclusive: true })).toBe(hits.length);
         }),
       ),
-      fc.constant(cmd("clone + toBytes", (_, z) => {
-        const c = z.clone();
-        c.checkInvariants();
-        expect([...c]).toEqual([...z]);
-        const back = SortedSet.fromBytes(z.toBytes());
-        back.checkInvariants();
-        expect([...back]).toEqual([...z]);
-      })),
+      fc.constant(
+        cmd("clone + toBytes", (_, z) => {
+          const c = z.clone();
+          c.checkInvariants();
+          expect([...c]).toEqual([...z]);
+          const back = SortedSet.fromBytes(z.toBytes());
+          back.checkInvariants();
+          expect([...back]).toEqual([...z]);
+        }),
+      ),
     ];
     fc.assert(
-      fc.property(fc.array(fc.oneof(...commands), { minLength: 30, maxLength: 60, size: "max" }), fc.nat(), (cmds, seed) => {
-        const z = new SortedSet({ seed });
-        const model: Model = { entries: [] };
-        crossedUp = false;
-        for (const c of cmds) c.run(model, z);
-      }),
+      fc.property(
+        fc.array(fc.oneof(...commands), { minLength: 30, maxLength: 60, size: "max" }),
+        fc.nat(),
+        (cmds, seed) => {
+          const z = new SortedSet({ seed });
+          const model: Model = { entries: [] };
+          crossedUp = false;
+          for (const c of cmds) c.run(model, z);
+        },
+      ),
       { seed: 0xc0c7, numRuns: 400 },
     );
     expect(crossedBoth).toBeGreaterThan(30);

@@ -12,7 +12,7 @@
  */
 
 /** A value stated in a comment: a literal, a list, an object pattern, or a typed byte list. */
-export type Stated =
+type Stated =
   | { kind: "literal"; value: number | bigint | boolean | null | string }
   | { kind: "list"; items: Stated[]; bytes: boolean }
   | { kind: "object"; fields: [string, Stated | undefined][] };
@@ -95,7 +95,7 @@ function value(r: Reader): Stated | undefined {
 }
 
 /** The values a comment states, in order: as many as open it, separated by spaces. */
-export function statedValues(comment: string): Stated[] {
+function statedValues(comment: string): Stated[] {
   const r = new Reader(comment.trim());
   const out: Stated[] = [];
   for (;;) {

@@ -133,7 +133,7 @@ export interface Deserializer<T extends ReadBack> {
 }
 
 /** Counts from {@link fuzzDeserializer}: how many inputs loaded and how many were refused. */
-export interface FuzzCounts {
+interface FuzzCounts {
   loaded: number;
   refused: number;
 }

@@ -1,9 +1,12 @@
 /**
  * How Redis 7.0 prints GEO numbers, reproduced exactly so that a test can compare our doubles with
  * Redis's reply strings, and glibc's sin/cos/asin fetched from the redis-server itself (its Lua
- * `math` library calls the same libm functions as its GEO code) to replay a computation with them.
+ * `math` library calls the same libm functions as its GEO code) to replay a computation with them;
+ * and seeded random places, the coordinate limits and clusters of near places among them.
  */
 import type { Trig } from "../../src/geo/distance.js";
+import { LAT_MAX, LAT_MIN } from "../../src/geo/geohash.js";
+import { mulberry32 } from "../../src/internal/random.js";
 import { ok, type Redis, text } from "./redis.js";
 
 /** A finite double as an exact fraction: |x| = mantissa · 2^exponent. */
@@ -149,4 +152,23 @@ export function ulps(a: number, b: number): number {
   const ib = view.getBigInt64(8);
   const d = ia > ib ? ia - ib : ib - ia;
   return Number(d);
+}
+
+/** n places: uniform over the map, and a fifth of them on its edges and in clusters. */
+export function places(n: number, seed: number): [string, number, number][] {
+  const next = mulberry32(seed);
+  const u = () => next() / 2 ** 32;
+  const out: [string, number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    const r = u();
+    const x = r < 0.05 ? [-180, 180, 0][i % 3]! : r < 0.15 ? 2 + u() * 1e-3 : -180 + 360 * u();
+    const y =
+      r < 0.1 && r >= 0.05
+        ? [LAT_MIN, LAT_MAX, 0][i % 3]!
+        : r < 0.15
+          ? 48 + u() * 1e-3
+          : LAT_MIN + (LAT_MAX - LAT_MIN) * u();
+    out.push([`p${i}`, x, y]);
+  }
+  return out;
 }

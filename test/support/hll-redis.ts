@@ -6,7 +6,7 @@
 import { mulberry32 } from "../../src/internal/random.js";
 import { type Arg, ok, type Redis } from "./redis.js";
 
-export type El = string | number | bigint | Uint8Array;
+type El = string | number | bigint | Uint8Array;
 const CHUNK = 5000;
 
 /** Element generators, deterministic for a seed. */

@@ -2,7 +2,7 @@ import { expect } from "vitest";
 import type { Item } from "../../src/hash/index.js";
 
 /** An element's identity as Redis sees it (its bytes): 42, "42" and 42n are one element. */
-export function elementKey(v: Item): string {
+function elementKey(v: Item): string {
   return v instanceof Uint8Array ? `b:${Array.from(v).join(",")}` : `s:${String(v)}`;
 }
 

@@ -1,7 +1,10 @@
+/**
+ * The redis-server test harness (redis.ts, resp.ts): the compatibility suites depend on it behaving
+ * the same in Node and Chromium.
+ */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ok, type Redis, RedisReplyError, startRedis, text } from "./redis.js";
 
-// The compatibility suites depend on this bridge behaving the same in Node and Chromium.
 describe("redis test harness", () => {
   let redis: Redis;
   beforeAll(async () => {

@@ -39,7 +39,7 @@ function fromB64(s: string): Uint8Array {
   return out;
 }
 
-export function argToWire(a: Arg): Wire {
+function argToWire(a: Arg): Wire {
   return a instanceof Uint8Array ? { b64: toB64(a) } : a;
 }
 

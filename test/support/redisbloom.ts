@@ -33,7 +33,7 @@ export function textOf(e: unknown): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Byte inputs in the forms callers hand them over (the RedisBloom structures' hostile-input tests)
+// Byte inputs in the forms callers hand them over (the byte-input tests of the RedisBloom structures)
 // ---------------------------------------------------------------------------------------------
 
 class Bytes extends Uint8Array {}
@@ -42,7 +42,7 @@ class Bytes extends Uint8Array {}
  * The forms a byte input may come in: a plain array, a view into a larger buffer, a subclass, and
  * (in Node) a `Buffer`, whose `slice()` is a view of pooled memory rather than a copy.
  */
-export type ByteForm = "plain" | "view" | "subclass" | "buffer";
+type ByteForm = "plain" | "view" | "subclass" | "buffer";
 export const BYTE_FORMS: ByteForm[] = [
   "plain",
   "view",

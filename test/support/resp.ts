@@ -6,8 +6,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { connect, type Socket } from "node:net";
 
-export type RedisArg = string | number | Uint8Array;
-export type RedisReply = null | number | Uint8Array | RedisError | RedisReply[];
+type RedisArg = string | number | Uint8Array;
+type RedisReply = null | number | Uint8Array | RedisError | RedisReply[];
 
 export class RedisError extends Error {}
 
@@ -100,7 +100,7 @@ function scanReply(buf: Buffer, end: number, state: { scan: number; open: number
   return -1;
 }
 
-export class RespClient {
+class RespClient {
   #socket: Socket;
   /** Received bytes [#start, #end) of #buf, which grows by doubling. */
   #buf = Buffer.alloc(1 << 16);

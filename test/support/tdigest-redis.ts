@@ -30,7 +30,7 @@ const ERR = "ERR T-Digest: ";
 const WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value";
 
 /** Redis's string2d: strtod over the whole argument; NaN, overflow, underflow to 0, spaces refused. */
-export function string2d(s: string): number | null {
+function string2d(s: string): number | null {
   if (s.length === 0 || /^\s/.test(s)) return null;
   const m =
     /^([+-]?)(?:(inf|infinity)|(nan(?:\([0-9a-z_]*\))?)|0x((?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+))(?:p([+-]?[0-9]+))?|((?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?))$/i.exec(
@@ -57,7 +57,7 @@ export function string2d(s: string): number | null {
 }
 
 /** Redis's string2ll: no '+', no leading zeros, no "-0", within the signed 64-bit range. */
-export function string2ll(s: string): bigint | null {
+function string2ll(s: string): bigint | null {
   if (!/^(0|-?[1-9][0-9]*)$/.test(s)) return null;
   const v = BigInt(s);
   if (v < -(1n << 63n) || v >= 1n << 63n) return null;
@@ -384,7 +384,7 @@ function latin1(bytes: Uint8Array): string {
 }
 
 /** The double a recorded `%.17g` reply stands for ("nan", "-nan", "inf", "-inf" included). */
-export function recordedDouble(s: string): number {
+function recordedDouble(s: string): number {
   if (s === "nan" || s === "-nan") return Number.NaN;
   if (s === "inf") return Number.POSITIVE_INFINITY;
   if (s === "-inf") return Number.NEGATIVE_INFINITY;

@@ -1,11 +1,15 @@
 /**
- * What addAll and TDigest.from take in: each value read once, checked, and then the checked value
- * used (a Proxy, an index getter or an iterator that answers differently on a second read cannot slip
- * a value past the check); nothing added when any value is refused or the input throws midway; and a
- * typed array or DataView whose buffer was transferred away refused as detached, not taken as empty.
+ * Careless and hostile arguments to TDigest: the compression option (range, unknown keys, null), NaN
+ * and ±Infinity refused by add and addAll before anything is added, queries that check their
+ * arguments before merging anything, bytes that are not bytes, JSON.stringify; what addAll and
+ * TDigest.from take in: each value read once, checked, and then the checked value used (a Proxy, an
+ * index getter or an iterator that answers differently on a second read cannot slip a value past the
+ * check), nothing added when any value is refused or the input throws midway; and a typed array or
+ * DataView whose buffer was transferred away refused as detached, not taken as empty.
  */
 import { describe, expect, it } from "vitest";
-import { TDigest } from "../../src/tdigest/index.js";
+import { TDIGEST_MAX_COMPRESSION, TDigest } from "../../src/tdigest/index.js";
+import { detached } from "../support/redisbloom.js";
 
 /** A digest with merged centroids and a buffer, to show that a refused call changes neither. */
 function busy(): TDigest {
@@ -18,6 +22,7 @@ function busy(): TDigest {
 const detachers: [string, (buffer: ArrayBuffer) => void][] = [
   ["structuredClone", (buffer) => structuredClone(buffer, { transfer: [buffer] })],
 ];
+
 if (typeof (ArrayBuffer.prototype as { transfer?: unknown }).transfer === "function") {
   detachers.push([
     "ArrayBuffer.prototype.transfer",
@@ -33,6 +38,84 @@ function expectRefusedUnchanged(f: (d: TDigest) => unknown, error: RegExp, type:
   expect(() => f(d)).toThrow(error);
   expect(d.toBytes()).toEqual(before);
 }
+
+describe("TDigest argument checks", () => {
+  it("compression: an integer in [1, 357913939]; unknown options and null are type errors", () => {
+    expect(new TDigest().compression).toBe(100);
+    expect(new TDigest({ compression: 1 }).info().capacity).toBe(16);
+    for (const c of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, TDIGEST_MAX_COMPRESSION + 1, 2 ** 63]) {
+      expect(() => new TDigest({ compression: c })).toThrow(RangeError);
+      expect(() => new TDigest({ compression: c })).toThrow(/compression must be an integer in \[1, 357913939\]/);
+    }
+    expect(() => new TDigest({ compression: "100" as never })).toThrow(TypeError);
+    expect(() => new TDigest({ compresion: 100 } as never)).toThrow(/unknown option "compresion".*compression/);
+    expect(() => new TDigest(null as never)).toThrow(TypeError);
+    expect(() => TDigest.union([new TDigest()], { compression: 0 })).toThrow(RangeError);
+    expect(() => TDigest.union([new TDigest()], { override: true } as never)).toThrow(/unknown option "override"/);
+  });
+  it("NaN and ±Infinity are refused by add and addAll, naming the value, before anything is added", () => {
+    const d = TDigest.from([1, 2, 3]);
+    const before = d.toBytes();
+    expect(() => d.add(4, Number.NaN)).toThrow(/values\[1\] must be a finite number.*got NaN/);
+    expect(() => d.add(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+    expect(() => d.add(Number.POSITIVE_INFINITY)).toThrow(/got Infinity/);
+    expect(() => d.addAll([5, 6, Number.NEGATIVE_INFINITY])).toThrow(/got -Infinity/);
+    expect(() => d.addAll(new Set([7, Number.NaN]))).toThrow(RangeError);
+    expect(() => d.add("5" as never)).toThrow(TypeError);
+    expect(() => d.add(5n as never)).toThrow(TypeError);
+    expect(() => d.addAll("123" as never)).toThrow(/iterable of elements, got the string/);
+    expect(() => d.addAll(null as never)).toThrow(TypeError);
+    expect(() => d.addAll(5 as never)).toThrow(TypeError);
+    expect(d.toBytes()).toEqual(before);
+    d.addAll(new Float32Array([1.5, 2.5]));
+    d.addAll(
+      (function* () {
+        yield 9;
+      })(),
+    );
+    expect(d.size).toBe(6);
+  });
+  it("queries check their arguments before merging anything", () => {
+    const d = TDigest.from([1, 2, 3, 4]);
+    const before = d.toBytes();
+    expect(() => d.quantile(1.0000000000000002)).toThrow(/q must be a number in \[0, 1\]/);
+    expect(() => d.quantile(-0.1)).toThrow(RangeError);
+    expect(() => d.quantile(Number.NaN)).toThrow(RangeError);
+    expect(() => d.quantiles([0.5, 2])).toThrow(/qs\[1\] must be a number in \[0, 1\]/);
+    expect(() => d.quantiles("0.5" as never)).toThrow(TypeError);
+    expect(() => d.cdf(Number.NaN)).toThrow(/value must be a number, not NaN/);
+    expect(() => d.cdfs([1, Number.NaN])).toThrow(/values\[1\]/);
+    expect(() => d.rank(Number.NaN)).toThrow(RangeError);
+    expect(() => d.revRank("1" as never)).toThrow(TypeError);
+    expect(() => d.byRank(-1)).toThrow(/rank must be an integer ≥ 0/);
+    expect(() => d.byRank(1.5)).toThrow(RangeError);
+    expect(() => d.byRevRank(Number.POSITIVE_INFINITY)).toThrow(RangeError);
+    expect(() => d.trimmedMean(0.5, 0.5)).toThrow(/low must be lower than high/);
+    expect(() => d.trimmedMean(-0.1, 0.5)).toThrow(RangeError);
+    expect(() => d.trimmedMean(0.1, 1.1)).toThrow(RangeError);
+    expect(() => d.merge(5 as never)).toThrow(/merge argument 0 must be a TDigest, got 5/);
+    expect(() => d.merge(null as never)).toThrow(/merge argument 0 must be a TDigest, got null/);
+    expect(() => d.merge("ab" as never)).toThrow(TypeError);
+    expect(() => d.merge(new (class TDigest {})() as never)).toThrow(/from another copy of redstruct/);
+    expect(() => d.merge([d, {}] as never)).toThrow(/merge argument 1 must be a TDigest/);
+    expect(() => TDigest.union([])).toThrow(/at least one TDigest/);
+    expect(() => TDigest.union(d as never)).toThrow(TypeError);
+    expect(d.toBytes()).toEqual(before);
+    expect(d.cdf(Number.POSITIVE_INFINITY)).toBe(1);
+    expect(d.rank(Number.NEGATIVE_INFINITY)).toBe(-1);
+    expect(d.byRank(2 ** 63)).toBe(Number.POSITIVE_INFINITY);
+  });
+  it("is not JSON: JSON.stringify says to send toBytes()", () => {
+    expect(() => JSON.stringify({ d: new TDigest() })).toThrow(TypeError);
+    expect(() => JSON.stringify(new TDigest())).toThrow(/toBytes\(\).*TDigest\.fromBytes\(\)/);
+  });
+  it("refuses what is not bytes with a TypeError naming the parameter", () => {
+    expect(() => TDigest.fromRedis("07814c" as never)).toThrow(TypeError);
+    expect(() => TDigest.fromRedis(null as never)).toThrow(/bytes must be a Uint8Array/);
+    expect(() => TDigest.fromRedis(detached(TDigest.from([1, 2]).toRedis()))).toThrow(/detached/);
+    expect(() => TDigest.fromBytes([1, 2, 3] as never)).toThrow(TypeError);
+  });
+});
 
 describe("addAll reads each value once and uses what it checked", () => {
   it("a Proxy of an array that answers 20, then Infinity, adds 20", () => {

@@ -5,8 +5,8 @@
  * same bytes — or throw a RedstructFormatError.
  */
 import { describe, expect, it } from "vitest";
-import { TopK } from "../../src/topk/index.js";
-import { type Deserializer, fuzzDeserializer } from "../support/fuzz.js";
+import { glibcRandom, TopK } from "../../src/topk/index.js";
+import { type Deserializer, expectOnlyFormatErrors, fuzzDeserializer } from "../support/fuzz.js";
 
 /** Inputs per deserializer per run. */
 const RUNS = 10_000;
@@ -41,4 +41,20 @@ describe(`${RUNS} seeded inputs per deserializer: only RedstructFormatError or a
       expect(counts.loaded).toBeGreaterThan(0);
     });
   }
+});
+
+describe("TopK", () => {
+  it("fromBytes only throws RedstructFormatError on hostile input (10^4 seeded inputs)", () => {
+    const t = new TopK({ k: 4, width: 5, depth: 3, random: glibcRandom(1) });
+    t.addAll(["a", "b", "a", "c", "d", "e", "a", "b", "f", new Uint8Array([0, 1, 2])]);
+    expectOnlyFormatErrors((b) => TopK.fromBytes(b, { random: glibcRandom(1) }), t.toBytes(), {
+      seed: 0x70d,
+      randomRuns: 8000,
+      use: (x) => {
+        x.add("a");
+        x.list();
+        x.checkInvariants();
+      },
+    });
+  });
 });

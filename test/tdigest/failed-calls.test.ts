@@ -5,7 +5,7 @@
  * (facts from test/vectors/redisbloom/README.md, "MERGE"); "overflow detected" comes while adding, so
  * the key keeps its buffer merged — and the recorded vectors show it: in the weight-chain case, a
  * MERGE that fails and leaves the destination untouched would make a later TDIGEST.CDF answer
- * −0.01402 where RedisBloom answered −0.01147 (test/tdigest-vectors.test.ts replays it). So a failed
+ * −0.01402 where RedisBloom answered −0.01147 (vectors.test.ts replays it). So a failed
  * merge here leaves this digest, and every source merged before the overflow, with its buffer merged
  * — exactly a clone whose buffer a query merged — and changes nothing else; sources after it are
  * untouched. TDIGEST.ADD adds the values before an overflow, as RedisBloom does. Every argument error

@@ -8,7 +8,6 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TDigest } from "../../src/tdigest/index.js";
 import { sortByMean } from "../../src/tdigest/sort.js";
 import { modelSortByMean } from "../support/tdigest-sort-model.js";
 
@@ -28,6 +27,7 @@ function expectSameSort(values: readonly number[], start = 0, end = values.lengt
 
 /** Shapes with many ties: each yields an array from a length and a small alphabet. */
 const tiedValue = (alphabet: readonly number[]) => fc.constantFrom(...alphabet);
+
 const alphabets: fc.Arbitrary<readonly number[]> = fc.oneof(
   fc.constant([7]),
   fc.constant([0, 1]),
@@ -110,20 +110,5 @@ describe("sortByMean gives td_qsort's permutation", () => {
       [],
     ];
     for (const vs of shapes) expectSameSort(vs);
-  });
-});
-
-describe("TDigest on tied data", () => {
-  it("a digest of all-equal values answers as one of distinct values does where they must agree", () => {
-    const c = 1000;
-    const cap = 6 * c + 10;
-    const d = new TDigest({ compression: c });
-    d.addAll(new Float64Array(3 * cap).fill(42.5));
-    d.checkInvariants();
-    expect(d.quantile(0.5)).toBe(42.5);
-    expect(d.cdf(42.5)).toBe(0.5);
-    expect(d.min()).toBe(42.5);
-    expect(d.max()).toBe(42.5);
-    expect(d.size).toBe(3 * cap);
   });
 });

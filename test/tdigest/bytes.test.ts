@@ -1,32 +1,30 @@
 /**
- * What TDigest.fromBytes and TDigest.fromRedis load: only states RedisBloom's own operations reach
- * (src/tdigest/state.ts states the rules and why each holds), the same check checkInvariants() makes.
- *
- * - Every state the API reaches — through ties, ±DBL_MAX, self-merges past 2^53 and up to 2^63, and
- *   RESTORE's zeroed nodes merged into other digests — passes the check and loads through both readers.
- * - Every single-bit flip of several toBytes() blobs and DUMP payloads (CRC-64 recomputed) is refused
+ * TDigest's serialized forms, fromBytes and fromRedis (DUMP payloads): byte inputs read once;
+ * specific corruptions named before anything the bytes do not hold is allocated; and the states
+ * they load — only states RedisBloom's own operations reach (src/tdigest/state.ts states the rules
+ * and why each holds), the same check checkInvariants() makes:
+ * - every state the API reaches — through ties, ±DBL_MAX, self-merges past 2^53 and up to 2^63, and
+ *   RESTORE's zeroed nodes merged into other digests — passes the check and loads through both readers;
+ * - every single-bit flip of several toBytes() blobs and DUMP payloads (CRC-64 recomputed) is refused
  *   with RedstructFormatError or loads a digest that passes checkInvariants() and behaves: its
  *   quantiles are RedisBloom's walk over its centroids, and add, merge and a self-merge succeed
- *   unless the digest is at RedisBloom's own limits.
- * - Each state the issue found loading — merged centroids out of order, weights that do not add up,
- *   means outside [min, max], min > max, weightless buffered nodes — is refused by both readers,
+ *   unless the digest is at RedisBloom's own limits;
+ * - states no RedisBloom operation reaches — merged centroids out of order, weights that do not add
+ *   up, means outside [min, max], min > max, weightless buffered nodes — are refused by both readers,
  *   naming the field.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { crc64Into } from "../../src/hash/crc64.js";
 import { RedstructFormatError, TDigest } from "../../src/tdigest/index.js";
 import { type DigestState, encodeDump } from "../../src/tdigest/redis.js";
 import { encodeBytes } from "../../src/tdigest/serialize.js";
+import { corruptionsOf } from "../support/fuzz.js";
+import { BYTE_FORMS, inForm } from "../support/redisbloom.js";
+import { use, withCrc } from "../support/tdigest-load.js";
 import { modelQuantile, stateOf } from "../support/tdigest-model.js";
 import { digestShapes, restoredSingle } from "../support/tdigest-shapes.js";
 
 const QS = [0, 1e-9, 0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 1];
-
-function withCrc(bytes: Uint8Array): Uint8Array {
-  crc64Into(bytes, 0, bytes.length - 8, bytes, bytes.length - 8);
-  return bytes;
-}
 
 /** Whether an overflow is RedisBloom's own for this digest: weights near 2^63, or a full buffer of weight ≤ 1. */
 function atLimits(d: TDigest): boolean {
@@ -103,6 +101,7 @@ const value = fc.oneof(
   { weight: 3, arbitrary: fc.double({ min: -1e3, max: 1e3, noNaN: true }) },
   { weight: 1, arbitrary: fc.constantFrom(0, -0, Number.MAX_VALUE, -Number.MAX_VALUE, 1e300, 5e-324) },
 );
+
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: fc.array(value, { maxLength: 30 }).map((vs) => ({ k: "add" as const, vs })) },
   { weight: 3, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }).map((q) => ({ k: "query" as const, q })) },
@@ -284,6 +283,7 @@ function mergedBase(): DigestState {
 function asBytes(s: DigestState): Uint8Array {
   return encodeBytes(s);
 }
+
 function asDump(s: DigestState): Uint8Array {
   const merged = s.mergedNodes;
   return encodeDump({ ...s, means: s.means.subarray(0, merged), weights: s.weights.subarray(0, merged) });
@@ -441,5 +441,190 @@ describe("states no RedisBloom operation reaches are refused by both readers, na
     );
     view.setFloat64(63 + 9 * n + 1, 5.5, true);
     refusedBy(TDigest.fromRedis, withCrc(payload), /centroid 0's weight 5.5 is not an integer in \[0, 2\^63\)/);
+  });
+});
+
+describe("TDigest.fromRedis names what is wrong", () => {
+  it("names what is wrong, before allocating anything the payload does not hold", () => {
+    const d = TDigest.from([3, 1, 2, 5, 4], { compression: 7 });
+    d.quantile(0.5);
+    const good = d.toRedis();
+    // Offsets: 0 type, 1..9 module id, 10 compression, 19 min, 28 max, 37 capacity (02 34: 52),
+    // 39 merged (02 n), 41 unmerged (02 00), 43 compressions (02 01), 45 merged weight, 54 unmerged weight,
+    // 63 the means, then the weights, the EOF, the RDB version and the CRC.
+    const n = d.info().mergedNodes;
+    expect(good.length).toBe(63 + 18 * n + 1 + 2 + 8);
+    expect(Array.from(good.subarray(37, 45))).toEqual([2, 52, 2, n, 2, 0, 2, 1]);
+    const { bad } = corruptionsOf(TDigest.fromRedis, good);
+    const edit =
+      (f: (b: Uint8Array) => void, crc = true) =>
+      (b: Uint8Array) => {
+        f(b);
+        return crc ? withCrc(b) : b;
+      };
+    bad(
+      edit((b) => (b[20] = b[20]! ^ 1), false),
+      /CRC-64 does not match/,
+    );
+    bad((b) => b.subarray(0, b.length - 1), /CRC-64 does not match|RDB version/);
+    bad(
+      edit((b) => (b[b.length - 10] = 9)),
+      /RDB version 9; this build reads versions 10 to 12/,
+    );
+    bad((b) => b.subarray(0, 9), /shorter than a type byte and the 10-byte trailer/);
+    bad(
+      edit((b) => (b[0] = 0)),
+      /RDB type 0 \(a string\), not a module value/,
+    );
+    bad(
+      edit((b) => (b[2] = 0x4d)),
+      /a value of module type "[A-Za-z0-9_-]{9}", not RedisBloom's "TDIS-TYPE"/,
+    );
+    bad(
+      edit((b) => (b[9] = 1)),
+      /TDIS-TYPE encoding version 1, this build reads 0/,
+    );
+    const setF64 = (at: number, v: number) => (b: Uint8Array) => new DataView(b.buffer).setFloat64(at, v, true);
+    bad(edit(setF64(11, 7.5)), /compression 7.5, expected an integer/);
+    bad(edit(setF64(11, 0)), /compression 0/);
+    bad(edit(setF64(11, 1e9)), /compression 1000000000/);
+    bad(edit(setF64(11, 8)), /capacity 52, expected 6·8 \+ 10/);
+    bad(edit(setF64(20, Number.NaN)), /min NaN/);
+    bad(edit(setF64(29, Number.NaN)), /max NaN/);
+    bad(
+      edit((b) => (b[40] = 60)),
+      /60 merged \+ 0 unmerged nodes, beyond the capacity 52/,
+    );
+    bad(
+      edit((b) => (b[40] = 9)),
+      /9 merged nodes need 163 more bytes, the payload has/,
+    );
+    bad(
+      edit((b) => (b[42] = 3)),
+      /3 unmerged nodes in a digest of total weight 5/,
+    );
+    bad(
+      edit((b) => (b[41] = 7)),
+      /opcode 7, expected a signed integer/,
+    );
+    bad(
+      edit((b) => (b[38] = 0xc0)),
+      /the capacity: the byte 0xc0 marks an encoded string, not a length/,
+    );
+    bad(edit(setF64(46, 5.5)), /merged weight 5.5 is not a 64-bit integer/);
+    bad(edit(setF64(46, 2 ** 64)), /is not a 64-bit integer/);
+    bad(edit(setF64(55, 1)), /unmerged weight 1 without unmerged nodes/);
+    // A NaN mean loads as x86-64's default NaN, the one RedisBloom's arithmetic makes (from ±DBL_MAX
+    // data, or from RESTORE's zeroed nodes merged together); another NaN is not RedisBloom's.
+    const nanMean = good.slice();
+    nanMean.set([0, 0, 0, 0, 0, 0, 0xf8, 0xff], 64);
+    const withNan = TDigest.fromRedis(withCrc(nanMean));
+    withNan.checkInvariants();
+    use(withNan);
+    bad(
+      edit((b) => b.set([0, 0, 0, 0, 0, 0, 0xf8, 0x7f], 64)),
+      /centroid 0's mean is a NaN other than x86-64's default/,
+    );
+    bad(
+      edit((b) => (b[b.length - 11] = 4)),
+      /where the module's EOF/,
+    );
+    // A header claiming millions of merged nodes in a short payload: refused by its length.
+    bad(
+      edit((b) => b.set([0x80, 0, 0x0f, 0x42, 0x40], 40)),
+      /beyond the capacity|opcode/,
+    );
+    const claims = TDigest.from([1, 2, 3], { compression: 100_000_000 });
+    claims.quantile(0.5);
+    const payload = claims.toRedis();
+    const lie = payload.slice();
+    lie.set([0x80, 0x01, 0x00, 0x00, 0x00], 0);
+    expect(() => TDigest.fromRedis(lie)).toThrow(RedstructFormatError);
+  });
+  it("unmerged nodes (which RESTORE zeroes) only where DUMP leaves them, and no more than 1 MiB beyond the payload", () => {
+    const single = TDigest.from([42.5]).toRedis();
+    const restored = TDigest.fromRedis(single);
+    expect(restored.info().unmergedNodes).toBe(1);
+    expect(restored.min()).toBe(42.5);
+    // Two zeroed nodes outside [min, max]: only the lone observation of a digest of weight 1 is one.
+    const two = single.slice();
+    expect(two[43]).toBe(1);
+    two[43] = 2;
+    expect(() => TDigest.fromRedis(withCrc(two))).toThrow(
+      /2 nodes of weight 0 and mean 0 outside \[min 42.5, max 42.5\]/,
+    );
+    // A buffer of zeroed nodes MERGE gathered (min = max = 0, weight 0): 60,000 load from 80 bytes,
+    // 70,000 would allocate more than 1 MiB beyond the payload.
+    const zeros = (nodes: number) =>
+      encodeDump({
+        compression: 20_000,
+        min: 0,
+        max: 0,
+        mergedNodes: 0,
+        unmergedNodes: nodes,
+        totalCompressions: 0,
+        mergedWeight: 0n,
+        unmergedWeight: 0n,
+        means: new Float64Array(0),
+        weights: new BigInt64Array(0),
+      });
+    const loaded = TDigest.fromRedis(zeros(60_000));
+    expect(loaded.info().unmergedNodes).toBe(60_000);
+    loaded.checkInvariants();
+    expect(() => TDigest.fromRedis(zeros(70_000))).toThrow(/70000 nodes claimed by a \d+-byte payload/);
+  });
+});
+
+describe("TDigest.fromBytes names what is wrong", () => {
+  it("names what is wrong", () => {
+    const good = TDigest.from([1, 2, 3], { compression: 5 }).toBytes();
+    const { bad, patch } = corruptionsOf(TDigest.fromBytes, good);
+    bad(patch(0, 0x48, 0x59, 0x4c, 0x4c), /a Redis HYLL string: read it with HyperLogLog\.fromRedis\(\)/);
+    bad(patch(4, 2), /format version 2/);
+    bad(patch(5, 0, 0, 0, 0), /compression 0/);
+    bad(patch(5, 0xff, 0xff, 0xff, 0xff), /compression 4294967295/);
+    bad(patch(9, 0, 0, 0, 0, 0, 0, 0xf8, 0x7f), /min NaN/);
+    bad(patch(25, 0, 1), /256 merged \+ 3 unmerged nodes, beyond the capacity 40/);
+    bad(patch(25, 2), /5 nodes need 80 bytes, got 48/);
+    bad(patch(41, 1), /merged weight 1 without merged nodes/);
+    bad((b) => b.subarray(0, b.length - 1), /3 nodes need 48 bytes, got 47/);
+    bad((b) => Uint8Array.from([...b, 0]), /3 nodes need 48 bytes, got 49/);
+    // NaN means (from ±DBL_MAX data) are written as one pattern; another one is corruption.
+    const huge = digestShapes()[5]!;
+    const bytes = huge.toBytes();
+    const view = new DataView(bytes.buffer);
+    const nodes = huge.info().mergedNodes + huge.info().unmergedNodes;
+    const at = Array.from({ length: nodes }, (_, i) => 57 + 8 * i).find((o) => Number.isNaN(view.getFloat64(o, true)));
+    expect(at).toBeDefined();
+    expect(Array.from(bytes.subarray(at!, at! + 8))).toEqual([0, 0, 0, 0, 0, 0, 0xf8, 0xff]);
+    expect(TDigest.fromBytes(bytes).toBytes()).toEqual(bytes);
+    const other = bytes.slice();
+    other[at! + 7] = 0x7f;
+    expect(() => TDigest.fromBytes(other)).toThrow(/mean \d+ is a NaN other than the one toBytes\(\) writes/);
+    expect(() => TDigest.fromRedis(good)).toThrow(RedstructFormatError);
+    expect(() => TDigest.fromBytes(TDigest.from([1]).toRedis())).toThrow(RedstructFormatError);
+  });
+});
+
+const moderate = fc.oneof(fc.integer({ min: -50, max: 50 }), fc.double({ min: -1e6, max: 1e6, noNaN: true }));
+
+describe("TDigest byte inputs", () => {
+  it("byte inputs are read once: fromRedis and fromBytes of a view, a subclass or a Buffer changed afterwards (seeded)", () => {
+    fc.assert(
+      fc.property(fc.array(moderate, { maxLength: 100 }), fc.constantFrom(...BYTE_FORMS), (vs, form) => {
+        const d = TDigest.from(vs, { compression: 5 });
+        const bytes = d.toBytes();
+        const b = inForm(bytes, form);
+        const back = TDigest.fromBytes(b.value);
+        b.scramble();
+        expect(back.toBytes()).toEqual(bytes);
+        const payload = d.toRedis();
+        const p = inForm(payload, form);
+        const restored = TDigest.fromRedis(p.value);
+        p.scramble();
+        expect(restored.toRedis()).toEqual(payload);
+      }),
+      { seed: 0x7d0a, numRuns: 100 },
+    );
   });
 });

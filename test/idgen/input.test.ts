@@ -1,20 +1,27 @@
 /**
- * Every options object of the ID generators, checked: an unknown key (a typo such as `workerID`),
- * `null` for an option or for the whole object, and a value of the wrong type are TypeErrors naming
- * the option; out-of-range values are RangeErrors. One table over the public API.
+ * Careless and hostile arguments to the ID generators. Every options object, checked in one table
+ * over the public API: an unknown key (a typo such as `workerID`), `null` for an option or for the
+ * whole object, and a value of the wrong type are TypeErrors naming the option; out-of-range values
+ * are RangeErrors. Machine ids are never masked, malformed IDs and impossible clock readings are
+ * refused with the documented errors, and callbacks that call back into the generator get a clear
+ * error.
  */
 import { describe, expect, it } from "vitest";
-import { ClockError, Snowflake, TimestampCounterId } from "../../src/idgen/index.js";
+import { ClockError, SNOWFLAKE_PRESETS, Snowflake, TimestampCounterId } from "../../src/idgen/index.js";
 import * as root from "../../src/index.js";
 
 const TWITTER = { timestampBits: 41, datacenterBits: 5, workerBits: 5, sequenceBits: 12 };
+
 const ID = 1234567890123456789n;
 
 type Row = [what: string, call: () => unknown, type: ErrorConstructor, pattern: RegExp];
 
 const snowflake = (options: unknown) => () => new Snowflake(options as never);
+
 const decode = (options: unknown) => () => Snowflake.decode(ID, options as never);
+
 const counter = (options: unknown) => () => new TimestampCounterId(options as never);
+
 const counterDecode = (options: unknown) => () => TimestampCounterId.decode(ID, options as never);
 
 const ROWS: Row[] = [
@@ -273,5 +280,87 @@ describe("callbacks that call back into the generator", () => {
       },
     });
     expect(() => ts.next()).toThrow(/clock\(\) or counter\(\) called next\(\)/);
+  });
+});
+
+describe("Snowflake: arguments", () => {
+  it("rejects malformed IDs with the documented errors", () => {
+    const sf = new Snowflake();
+    for (const bad of ["", "-1", "01", "1.5", " 1", "1e3", "0x10", "12345678901234567890123", "abc"]) {
+      expect(() => sf.decode(bad)).toThrow(RangeError);
+    }
+    expect(() => sf.decode(-1n)).toThrow(/redstruct\/Snowflake: id must be an integer in \[0, 9223372036854775807\]/);
+    expect(() => sf.decode(2n ** 63n)).toThrow(RangeError);
+    expect(() => sf.decode(2n ** 63n - 1n)).not.toThrow();
+    expect(() => sf.decode(42 as unknown as bigint)).toThrow(TypeError);
+    expect(() => sf.decode(null as unknown as bigint)).toThrow(TypeError);
+  });
+  it("validates options and never masks an out-of-range machine id", () => {
+    const bad: [unknown, ErrorConstructor][] = [
+      [{ workerId: 32 }, RangeError],
+      [{ datacenterId: -1 }, RangeError],
+      [{ workerId: 1.5 }, RangeError],
+      [{ workerId: "1" }, TypeError],
+      [{ layout: "sonyflake", datacenterId: 1 }, RangeError],
+      [{ layout: "sonyflake", workerId: 65536 }, RangeError],
+      [{ layout: "snowflake" }, RangeError],
+      [{ layout: 5 }, TypeError],
+      [{ layout: { timestampBits: 41, datacenterBits: 5, workerBits: 5, sequenceBits: 0 } }, RangeError],
+      [{ layout: { timestampBits: 41, datacenterBits: 10, workerBits: 10, sequenceBits: 13 } }, RangeError],
+      [{ layout: { timestampBits: 43, datacenterBits: 5, workerBits: 5, sequenceBits: 12 } }, RangeError],
+      [{ layout: { timestampBits: 41, datacenterBits: 5, workerBits: 5, sequenceBits: 12, unitMs: 0 } }, RangeError],
+      [{ layout: { timestampBits: 41, datacenterBits: 5, workerBits: 5, sequenceBits: 12, order: "x" } }, RangeError],
+      [{ layout: { timestampBits: 53, datacenterBits: 0, workerBits: 0, sequenceBits: 10 } }, RangeError],
+      [{ epoch: -1 }, RangeError],
+      [{ epoch: 8.64e15 }, RangeError],
+      [{ epoch: "2020" }, TypeError],
+      [{ clock: 5 }, TypeError],
+      [{ onClockBackwards: "ignore" }, RangeError],
+      [{ maxWaitMs: -1 }, RangeError],
+      [{ maxWaitMs: Number.NaN }, RangeError],
+      [null, TypeError],
+    ];
+    for (const [options, type] of bad) {
+      expect(() => new Snowflake(options as never), JSON.stringify(options)).toThrow(type);
+    }
+    expect(() => new Snowflake({ workerId: 32 })).toThrow(
+      "redstruct/Snowflake: workerId must be an integer in [0, 31], got 32",
+    );
+    const sf = new Snowflake({ epoch: new Date("2020-01-01T00:00:00Z"), workerId: 31, datacenterId: 31 });
+    expect(sf.epoch).toBe(Date.UTC(2020, 0, 1));
+    expect(sf.layout).toEqual(SNOWFLAKE_PRESETS.twitter.layout);
+    expect(new Snowflake({ layout: "discord" }).epoch).toBe(1420070400000);
+  });
+  it("rejects clocks before the epoch, past the lifetime, or not finite numbers", () => {
+    const epoch = 1_700_000_000_000;
+    let now = epoch - 1;
+    const sf = new Snowflake({ epoch, clock: () => now });
+    expect(() => sf.next()).toThrow(/clock\(\) must be at or after the epoch/);
+    now = epoch + 2 ** 41;
+    expect(() => sf.nextString()).toThrow(/timestamp runs out/);
+    now = epoch + 2 ** 41 - 1;
+    expect(sf.decode(sf.next()).timestamp).toBe(epoch + 2 ** 41 - 1);
+    now = Number.NaN;
+    expect(() => sf.next()).toThrow(RangeError);
+    expect(() => new Snowflake({ clock: () => "1" as unknown as number }).next()).toThrow(TypeError);
+    sf.checkInvariants();
+  });
+});
+
+describe("TimestampCounterId: arguments", () => {
+  it("validates its options and the clock", () => {
+    expect(() => new TimestampCounterId({ epochSeconds: -1 })).toThrow(RangeError);
+    expect(() => new TimestampCounterId({ epochSeconds: 1.5 })).toThrow(RangeError);
+    expect(() => new TimestampCounterId({ epochSeconds: "0" as unknown as number })).toThrow(TypeError);
+    expect(() => new TimestampCounterId({ counter: 5 as never })).toThrow(TypeError);
+    expect(() => new TimestampCounterId({ clock: "now" as never })).toThrow(TypeError);
+    expect(() => new TimestampCounterId(null as never)).toThrow(TypeError);
+    expect(() => new TimestampCounterId({ clock: () => Number.NaN }).next()).toThrow(RangeError);
+    const real = new TimestampCounterId();
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const p = real.decode(real.next());
+    expect(p.timestamp).toBeGreaterThanOrEqual(before);
+    expect(p.timestamp).toBeLessThanOrEqual(Date.now());
+    real.checkInvariants();
   });
 });
