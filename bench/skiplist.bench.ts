@@ -1,7 +1,7 @@
 /**
  * Sorted set benchmark: redstruct's SortedSet against sorted-btree, @js-sdsl/ordered-map (with
  * enableIndex), functional-red-black-tree, tlhunter-sorted-set and a sorted-array baseline, all at
- * the same size and in the same run, with the issue's goals as headlines (the summary says "met"
+ * the same size and in the same run, with the issues' goals as headlines (the summary says "met"
  * or "not met" for each):
  *
  * - at 10^6 members built by random inserts: insert ≥ 1.2× sorted-btree + member Map; rangeByScore
@@ -9,11 +9,18 @@
  *   score and ≥ 1.5× when js-sdsl looks the score up first; at(i) ≥ 1.2× functional-red-black-tree
  *   at(i); score update of a present member ≥ 1× sorted-btree + Map; retained bytes per member ≤
  *   0.75× sorted-btree + Map;
- * - at 10^3, 10^4 and 10^5 members, no row slower than the previous SortedSet ("today's code"):
- *   measured when SKIPLIST_BEFORE names a checkout of it (see docs/skiplist.md), skipped otherwise.
+ * - small sets (16 and 128 members, built 20,000 times): bytes per member ≤ 1.3× a sorted array with
+ *   a Map beside it;
+ * - at 10^3 and 10^4 members: add, rank, delete + re-add and a range of 10 ≥ 1× js-sdsl's
+ *   OrderedMap + Map, and ≥ 1× a sorted array + Map at 10^3 (the slowest row is the headline);
+ * - with SKIPLIST_BEFORE naming a checkout of the previous SortedSet (see docs/skiplist.md): every
+ *   row at 10^3 … 10^6 against it in the same run (skipped otherwise).
+ *
+ * It also reports memory as Valkey reports a sorted set's: bytes per member beyond the member's own
+ * string, for members inserted in order and at random.
  *
  * The peers are ordered maps keyed by score (distinct random doubles, the member as value);
- * SortedSet also keeps a member index, which the "sorted-btree + Map" rows do too, like for like.
+ * SortedSet also keeps a member index, which the "… + Map" rows do too, like for like.
  * Every comparison is the median of several alternating rounds (three in quick mode through
  * {@link rounds}; --full gives compare's three rounds longer time); builds alternate between
  * contenders round by round. Memory is the growth of heap plus array buffers after GC, member
@@ -591,20 +598,22 @@ async function beforeRun(ctx: BenchContext, Before: SortedSetClass, inp: Inputs)
     [BEFORE, Before],
   ];
   const sets = new Map(impls.map(([name, Z]) => [name, build(Z)]));
+  const huge = n >= 1_000_000;
   const pickedMembers = Array.from(picks, (p) => members[p]!);
   const pickedScores = Array.from(picks, (p) => scores[p]!);
   const rankList = Array.from(ranks);
   const lo = Array.from(scanLo);
   const hi = Array.from(scanHi);
   const freshList = Array.from(fresh);
-  // Union inputs: two sets of n members, half shared.
-  const pool = distinctStrings(n + n / 2, 13, "u:");
-  const uRand = prng(0x0a11 + n);
-  const aEntries: [string, number][] = pool.slice(0, n).map((m) => [m, Math.floor(uRand() * 1e6)]);
-  const bEntries: [string, number][] = pool.slice(n / 2).map((m) => [m, Math.floor(uRand() * 1e6)]);
-  const pairs = new Map(
-    impls.map(([name, Z]) => [name, [Z.from(aEntries, { seed: 1 }), Z.from(bEntries, { seed: 2 })]]),
-  );
+  // Union inputs: two sets of n members, half shared (not at 10^6, where the row is left out).
+  const pairs = new Map<string, AnySortedSet[]>();
+  if (!huge) {
+    const pool = distinctStrings(n + n / 2, 13, "u:");
+    const uRand = prng(0x0a11 + n);
+    const aEntries: [string, number][] = pool.slice(0, n).map((m) => [m, Math.floor(uRand() * 1e6)]);
+    const bEntries: [string, number][] = pool.slice(n / 2).map((m) => [m, Math.floor(uRand() * 1e6)]);
+    for (const [name, Z] of impls) pairs.set(name, [Z.from(aEntries, { seed: 1 }), Z.from(bEntries, { seed: 2 })]);
+  }
 
   type Loop = (t: AnySortedSet, k: readonly unknown[], from: number, count: number) => number;
   /** One row: a task per version, each with its own compiled loop over `k`. */
@@ -633,10 +642,16 @@ async function beforeRun(ctx: BenchContext, Before: SortedSetClass, inp: Inputs)
       sink += loop(Z, members, scores, n);
     };
   }
-  out.push({
-    row: "insert (build by random adds)",
-    rows: await rounds(ctx, `insert, n=${n}`, insertTasks, { baseline: BEFORE, batch: n }),
-  });
+  // At 10^6 a build takes seconds: three builds each, alternating, as the goal rows do.
+  const insertRows = huge
+    ? buildAll(ctx, n, Object.fromEntries(impls.map(([name, Z]) => [name, () => build(Z)])), 3).rows.map((r) => ({
+        ...r,
+        ratio: 0,
+      }))
+    : await rounds(ctx, `insert, n=${n}`, insertTasks, { baseline: BEFORE, batch: n });
+  const baseRow = insertRows.find((r) => r.name === BEFORE)!;
+  for (const r of insertRows) r.ratio = r.opsPerSec / baseRow.opsPerSec;
+  out.push({ row: "insert (build by random adds)", rows: insertRows });
   out.push({ row: "score(member)", rows: await row("score(member)", BATCH, "s += t.score(k[i]);", pickedMembers) });
   out.push({ row: "rank(member)", rows: await row("rank(member)", BATCH, "s += t.rank(k[i]);", pickedMembers) });
   out.push({ row: "at(i)", rows: await row("at(i)", BATCH, "s += t.at(k[i])[1];", rankList) });
@@ -674,6 +689,8 @@ async function beforeRun(ctx: BenchContext, Before: SortedSetClass, inp: Inputs)
     row: "iterate all (for…of)",
     rows: await row("iterate all", 1, "for (const e of t) s += e[1];", [0]),
   });
+  for (const [, z] of sets) z.checkInvariants();
+  if (huge) return out;
   const unionTasks: Record<string, () => unknown> = {};
   for (const [name, Z] of impls) {
     const [a, b] = pairs.get(name)!;
@@ -690,11 +707,199 @@ async function beforeRun(ctx: BenchContext, Before: SortedSetClass, inp: Inputs)
     row: "union of two n-member sets",
     rows: await rounds(ctx, `union, n=${n}`, unionTasks, { baseline: BEFORE }),
   });
-  for (const [, z] of sets) z.checkInvariants();
   return out;
 }
 
 const UNION_USER = "two Maps and a sort (what a user would write)";
+
+/** ZADD's work on a sorted array: parallel arrays kept in order by score, and a Map member → score. */
+class ArrayZSet {
+  scores: number[] = [];
+  members: string[] = [];
+  index = new Map<string, number>();
+  get size(): number {
+    return this.members.length;
+  }
+  add(member: string, score: number): boolean {
+    const old = this.index.get(member);
+    if (old !== undefined) {
+      if (old === score) return false;
+      this.#remove(old);
+    }
+    this.index.set(member, score);
+    const i = lowerBound(this.scores, score);
+    this.scores.splice(i, 0, score);
+    this.members.splice(i, 0, member);
+    return old === undefined;
+  }
+  delete(member: string): boolean {
+    const score = this.index.get(member);
+    if (score === undefined) return false;
+    this.index.delete(member);
+    this.#remove(score);
+    return true;
+  }
+  #remove(score: number): void {
+    const i = lowerBound(this.scores, score);
+    this.scores.splice(i, 1);
+    this.members.splice(i, 1);
+  }
+  rank(member: string): number | undefined {
+    const score = this.index.get(member);
+    return score === undefined ? undefined : lowerBound(this.scores, score);
+  }
+  rangeByScore(min: number, max: number): [string, number][] {
+    const out: [string, number][] = [];
+    const { scores, members } = this;
+    for (let j = lowerBound(scores, min); j < scores.length && scores[j]! <= max; j++)
+      out.push([members[j]!, scores[j]!]);
+    return out;
+  }
+}
+
+/** ZADD's work on js-sdsl's OrderedMap: the map keyed by score (index on, for ranks), and a Map member → score. */
+class SdslZSet {
+  t: SdslMap;
+  index = new Map<string, number>();
+  constructor(OrderedMap: new (c: [], cmp: (a: number, b: number) => number, enableIndex: boolean) => SdslMap) {
+    this.t = new OrderedMap([], (a, b) => a - b, true);
+  }
+  get size(): number {
+    return this.index.size;
+  }
+  add(member: string, score: number): boolean {
+    const old = this.index.get(member);
+    if (old !== undefined) {
+      if (old === score) return false;
+      this.t.eraseElementByKey(old);
+    }
+    this.index.set(member, score);
+    this.t.setElement(score, member);
+    return old === undefined;
+  }
+  delete(member: string): boolean {
+    const score = this.index.get(member);
+    if (score === undefined) return false;
+    this.index.delete(member);
+    this.t.eraseElementByKey(score);
+    return true;
+  }
+  rank(member: string): number | undefined {
+    const score = this.index.get(member);
+    return score === undefined ? undefined : this.t.find(score).index;
+  }
+  rangeByScore(min: number, max: number): [string, number][] {
+    const out: [string, number][] = [];
+    const end = this.t.end();
+    for (let it = this.t.lowerBound(min); !it.equals(end); it = it.next()) {
+      const p = it.pointer;
+      if (p[0] > max) break;
+      out.push([p[1], p[0]]);
+    }
+    return out;
+  }
+}
+
+const SDSL_ZSET = "js-sdsl OrderedMap + Map";
+const ARRAY_ZSET = "sorted array + Map";
+/** The rows of the mid-size goals, in the order of the tables. */
+const MID_ROWS = ["add (build by random adds)", "rank(member)", "delete + re-add", "rangeByScore of 10"] as const;
+
+/**
+ * Mid-size sets (10^3, 10^4 members): add, rank, delete + re-add and a range of 10 against js-sdsl's
+ * OrderedMap and (`withArray`) a sorted array, each beside a Map member → score as ZADD needs. Every
+ * contender's loops are compiled on their own (ownLoop), the structures built by random adds.
+ */
+async function midRun(ctx: BenchContext, inp: Inputs, withArray: boolean) {
+  const { OrderedMap } = (await import("@js-sdsl/ordered-map" as string)) as {
+    OrderedMap: new (c: [], cmp: (a: number, b: number) => number, enableIndex: boolean) => SdslMap;
+  };
+  const { n, members, scores, picks } = inp;
+  type Z = { size: number; add(m: string, s: number): boolean };
+  const makers: [string, () => Z][] = [
+    [OURS, () => new SortedSet({ seed: 1 })],
+    [SDSL_ZSET, () => new SdslZSet(OrderedMap)],
+  ];
+  if (withArray) makers.push([ARRAY_ZSET, () => new ArrayZSet()]);
+  const build = (make: () => Z) => {
+    const z = make();
+    for (let i = 0; i < n; i++) z.add(members[i]!, scores[i]!);
+    return z;
+  };
+  const built = new Map(makers.map(([name, make]) => [name, build(make)]));
+  const sorted = Float64Array.from(scores).sort();
+  const rand = prng(0x10 + n);
+  const tens: [number, number][] = Array.from({ length: 100 }, () => {
+    const r = Math.floor(rand() * (n - 9));
+    return [sorted[r]!, sorted[r + 9]!];
+  });
+  const picked = Array.from(picks, (p) => [members[p]!, scores[p]!] as const);
+  const out: { row: (typeof MID_ROWS)[number]; rows: Row[] }[] = [];
+  const adds: Record<string, () => unknown> = {};
+  for (const [name, make] of makers) {
+    const loop = new Function(
+      "make",
+      "m",
+      "s",
+      "n",
+      "const z = make(); for (let i = 0; i < n; i++) z.add(m[i], s[i]); return z.size;",
+    ) as (make: () => Z, m: string[], s: Float64Array, n: number) => number;
+    adds[name] = () => {
+      sink += loop(make, members, scores, n);
+    };
+  }
+  out.push({ row: MID_ROWS[0], rows: await rounds(ctx, `add, n=${n}`, adds, { baseline: SDSL_ZSET, batch: n }) });
+  const row = async (title: (typeof MID_ROWS)[number], batch: number, body: string, k: readonly unknown[]) => {
+    const tasks: Record<string, () => unknown> = {};
+    for (const [name] of makers) {
+      const loop = ownLoop<unknown, unknown>(body);
+      const t = built.get(name)!;
+      tasks[name] = () => {
+        sink += loop(t, k, 0, batch);
+      };
+    }
+    out.push({ row: title, rows: await rounds(ctx, `${title}, n=${n}`, tasks, { baseline: SDSL_ZSET, batch }) });
+  };
+  await row(MID_ROWS[1], BATCH, "s += t.rank(k[i][0]);", picked);
+  await row(MID_ROWS[2], 200, "t.delete(k[i][0]); t.add(k[i][0], k[i][1]); s++;", picked);
+  await row(MID_ROWS[3], tens.length, "s += t.rangeByScore(k[i][0], k[i][1]).length;", tens);
+  (built.get(OURS) as SortedSet).checkInvariants();
+  return out;
+}
+
+/**
+ * Memory as Valkey reports a sorted set's (valkey-io/valkey#3166 and its B+ tree's blog post): the
+ * bytes per member beyond the member's own string, for members inserted in score order and in random
+ * order. Members are 20-byte strings allocated beforehand (so not counted); what is counted is
+ * everything the set holds for them — the index, the scores, the order — as heap plus array buffers
+ * after GC.
+ */
+function valkeyMemory(ctx: BenchContext, n: number): { order: string; bytes: number }[] {
+  const members = Array.from({ length: n }, (_, i) => `member:${String(i).padStart(13, "0")}`);
+  const rand = prng(0x7a1e);
+  const order = Int32Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    const t = order[i]!;
+    order[i] = order[j]!;
+    order[j] = t;
+  }
+  // One build per call, measured while its set is alive: a set built in a loop could stay reachable
+  // from a stale frame slot while the next is measured, and count against it.
+  const measure = (name: string, random: boolean): { order: string; bytes: number } => {
+    ctx.log(`  Valkey-style memory, n=${n}: ${name}`);
+    const before = retained();
+    const z = new SortedSet({ seed: 1 });
+    for (let i = 0; i < n; i++) {
+      const k = random ? order[i]! : i;
+      z.add(members[k]!, k);
+    }
+    const bytes = (retained() - before) / n;
+    sink += z.size;
+    return { order: name, bytes };
+  };
+  return [measure("sequential (scores ascending)", false), measure("random order", true)];
+}
 
 /** Union of two 10^5-member sets sharing half their members, scores summed. */
 const UNPEEKED = "1,000 × (add + delete)";
@@ -787,7 +992,9 @@ async function unionRun(ctx: BenchContext): Promise<Row[]> {
   );
 }
 
-/** A small set (one node) against a sorted array with a Map beside it: build time and bytes per member. */
+const SMALL_PEER = "sorted array + Map (binary search, splice)";
+
+/** A small set (the compact form) against a sorted array with a Map beside it: build time and bytes per member. */
 function smallSets(ctx: BenchContext): { n: number; rows: Row[]; bytes: Map<string, number> }[] {
   const out: { n: number; rows: Row[]; bytes: Map<string, number> }[] = [];
   for (const n of [16, 128]) {
@@ -805,7 +1012,7 @@ function smallSets(ctx: BenchContext): { n: number; rows: Row[]; bytes: Map<stri
         }
         return all;
       },
-      "sorted array + Map (binary search, splice)": () => {
+      [SMALL_PEER]: () => {
         const all: SortedArray[] = [];
         for (let c = 0; c < copies; c++) {
           const a = new SortedArray();
@@ -938,8 +1145,8 @@ const suite: Suite = {
     const Before = await previousSortedSet(ctx);
     const versusBefore = [];
     if (Before !== undefined) {
-      markdown += "### Against the previous SortedSet (one entry per node)\n\n";
-      for (const n of [1_000, 10_000, 100_000]) {
+      markdown += "### Against the previous SortedSet (SKIPLIST_BEFORE)\n\n";
+      for (const n of [1_000, 10_000, 100_000, 1_000_000]) {
         ctx.log(`n = ${n}: against the previous SortedSet`);
         const rows = await beforeRun(ctx, Before, inputs(n));
         versusBefore.push({ n, rows });
@@ -964,14 +1171,60 @@ const suite: Suite = {
       }
     }
 
-    ctx.log("small sets: one node against a sorted array with a Map");
+    ctx.log("small sets: the compact form against a sorted array with a Map");
     const small = smallSets(ctx);
     for (const s of small) {
-      markdown += `**${s.n}-member sets, built 20,000 times** (one node; bytes retained per member)\n\n${markdownTable(
+      markdown += `**${s.n}-member sets, built 20,000 times** (the compact form; bytes retained per member)\n\n${markdownTable(
         ["implementation", "inserts/s", "ratio", "bytes/member"],
         s.rows.map((x) => [x.name, formatOps(x.opsPerSec), `${x.ratio.toFixed(2)}×`, s.bytes.get(x.name)!.toFixed(1)]),
       )}\n\n`;
+      const ours = s.bytes.get(OURS)!;
+      const peer = s.bytes.get(SMALL_PEER)!;
+      headlines.push({
+        structure: "SortedSet",
+        operation: `bytes per member, ${s.n} members: ${ours.toFixed(1)} B vs ${peer.toFixed(1)} B`,
+        versus: "1.3 × a sorted array + Map's bytes ÷ ours (≥ 1: at most 1.3×)",
+        ratio: (1.3 * peer) / ours,
+        goal: 1,
+      });
     }
+
+    const mid = [];
+    for (const n of [1_000, 10_000]) {
+      ctx.log(
+        `n = ${n}: mid-size goals against js-sdsl OrderedMap + Map${n === 1_000 ? " and a sorted array + Map" : ""}`,
+      );
+      const rows = await midRun(ctx, inputs(n), n === 1_000);
+      mid.push({ n, rows });
+      const peers = n === 1_000 ? [SDSL_ZSET, ARRAY_ZSET] : [SDSL_ZSET];
+      markdown += `**n = ${n.toLocaleString("en-US")}: ${MID_ROWS.join(", ")}** (ratio: SortedSet ÷ each peer, built by random adds)\n\n${markdownTable(
+        ["row", ...peers.map((p) => `vs ${p}`)],
+        rows.map((x) => [x.row, ...peers.map((p) => `${ratio(x.rows, OURS, p).toFixed(2)}×`)]),
+      )}\n\n`;
+      for (const p of peers) {
+        const worst = rows.reduce(
+          (w, x) => {
+            const v = ratio(x.rows, OURS, p);
+            return v < w.v ? { v, row: x.row } : w;
+          },
+          { v: Number.POSITIVE_INFINITY, row: "" },
+        );
+        headlines.push({
+          structure: "SortedSet",
+          operation: `slowest of ${rows.length} rows (${worst.row}), 10^${Math.round(Math.log10(n))}`,
+          versus: p,
+          ratio: worst.v,
+          goal: 1,
+        });
+      }
+    }
+
+    ctx.log("memory as Valkey reports it: bytes per member beyond its string, 10^6 members of 20 bytes");
+    const valkey = valkeyMemory(ctx, 1_000_000);
+    markdown += `**Memory as Valkey reports it**: bytes per member beyond the member's own string (10^6 members of 20 bytes, allocated beforehand; heap plus array buffers after GC): the measure valkey-io/valkey#3166 uses for its sorted sets, whose B+ tree saves about 24 B per member over its skiplist\n\n${markdownTable(
+      ["inserted in", "bytes per member"],
+      valkey.map((v) => [v.order, v.bytes.toFixed(1)]),
+    )}\n\n`;
 
     ctx.log("changes after abandoned iterators, 10^5");
     const abandoned = await abandonedRun(ctx);
@@ -995,7 +1248,12 @@ const suite: Suite = {
     });
     charts.push({ name: "union", spec: throughputChart("union of two 10^5-member sets", union) });
     markdown += `Reproduce: \`SKIPLIST_BEFORE=/tmp/skiplist-before npm run bench -- skiplist${ctx.full ? " --full" : ""}\` (checksum ${sink % 997}).\n`;
-    return { markdown, data: { sizes: results, versusBefore, small, abandoned, union }, charts, headlines };
+    return {
+      markdown,
+      data: { sizes: results, versusBefore, small, mid, valkey, abandoned, union },
+      charts,
+      headlines,
+    };
   },
 };
 

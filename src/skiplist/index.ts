@@ -1,6 +1,7 @@
 /**
  * `redstruct/skiplist` — Redis's sorted set (ZADD, ZRANGE, ZRANGEBYSCORE, ZRANGEBYLEX, ZRANK, …) on
- * a span-indexed skiplist stored in typed arrays. See ./core.ts for the algorithm and layout.
+ * a span-indexed skiplist stored in typed arrays. See ./zset.ts for how a set is composed, ./list.ts
+ * for the skiplist, ./store.ts for its memory layout.
  * @module
  */
 export { RedstructFormatError } from "../internal/errors.js";
@@ -12,6 +13,7 @@ export type {
   IncrByOptions,
   LimitOptions,
   RandomMembersOptions,
+  RankOptions,
   ReverseOption,
   ScoreBoundOptions,
   ScoreRangeOptions,

@@ -34,8 +34,8 @@
  * size of the set when the iterator was created. `clear()` ends every iterator.
  */
 
-import { CHUNK_BITS, type ZSkipList } from "./core.js";
 import { compareMembers } from "./order.js";
+import type { Cursor } from "./zset.js";
 
 /** What an iterator yields: 0 = `[member, score]`, 1 = member, 2 = score. */
 export type IterKind = 0 | 1 | 2;
@@ -131,9 +131,9 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   private hint = -1;
   /** The end of the hint's run inside its node: one past its last entry (before its first, in reverse). */
   private edge = 0;
-  /** The entry arrays of the chunk holding the hint's node, and the chunk's first position. */
-  private scores!: Float64Array;
-  private members!: string[];
+  /** The arrays holding the hint's run, and the position of their element 0. */
+  private scores!: ArrayLike<number>;
+  private members!: ArrayLike<string>;
   private chunk = 0;
   /** The journal's version at the last step, and where the journal is read next. */
   private version: number;
@@ -151,14 +151,14 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   private done = false;
 
   constructor(
-    private readonly list: ZSkipList,
+    private readonly set: Cursor,
     private readonly journal: Journal,
     private readonly kind: IterKind,
     readonly reverse: boolean,
   ) {
     this.version = journal.version;
     this.clears = journal.clears;
-    this.moveTo(reverse ? list.lastPos() : list.firstPos());
+    this.moveTo(set.start(reverse));
     this.place = journal.open();
   }
 
@@ -170,12 +170,11 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
       if (value !== undefined) return { value, done: false };
     }
     if (this.rest !== null) {
-      const list = this.list;
       const rest = this.rest;
       while (this.pos < rest.length) {
         const member = rest[this.pos++]!;
-        const slot = list.find(member);
-        if (slot !== 0) return { value: this.make(member, list.scoreOf(slot)), done: false };
+        const score = this.set.score(member);
+        if (score !== undefined) return { value: this.make(member, score), done: false };
       }
       this.finish();
     }
@@ -222,9 +221,9 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   private resume(): void {
     this.read();
     this.version = this.journal.version;
-    const list = this.list;
-    if (!this.started) this.moveTo(this.reverse ? list.lastPos() : list.firstPos());
-    else this.moveTo(list.adjacentPos(this.cursorScore, this.cursorMember, this.reverse));
+    const set = this.set;
+    if (!this.started) this.moveTo(set.start(this.reverse));
+    else this.moveTo(set.seekKey(this.cursorScore, this.cursorMember, this.reverse));
   }
 
   /**
@@ -253,7 +252,7 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
       index = 0;
     }
     this.place = { chunk, index };
-    if ((this.skip?.size ?? 0) + (this.owed?.size ?? 0) > Math.max(64, 2 * this.list.length)) this.prune();
+    if ((this.skip?.size ?? 0) + (this.owed?.size ?? 0) > Math.max(64, 2 * this.set.size)) this.prune();
   }
 
   /**
@@ -262,14 +261,14 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
    * move ahead is read from the journal). Both then hold at most the set's size. O(their size).
    */
   private prune(): void {
-    const list = this.list;
+    const set = this.set;
     if (this.skip !== null) {
       for (const m of this.skip) {
-        const slot = list.find(m);
-        if (slot === 0 || !this.ahead(list.scoreOf(slot), m)) this.skip.delete(m);
+        const score = set.score(m);
+        if (score === undefined || !this.ahead(score, m)) this.skip.delete(m);
       }
     }
-    if (this.owed !== null) for (const m of this.owed) if (list.find(m) === 0) this.owed.delete(m);
+    if (this.owed !== null) for (const m of this.owed) if (set.score(m) === undefined) this.owed.delete(m);
   }
 
   /** Whether (score, member) sorts after the cursor in walk order (everything does before the first visit). */
@@ -280,29 +279,26 @@ export class SortedSetIterator<T> implements IterableIterator<T> {
   }
 
   /**
-   * Makes position p (−1: the end) the next to visit: takes the arrays of its chunk (a node never
-   * straddles two) and where the run from p to the end of its node stops, in walk order.
+   * Makes position p (−1: the end) the next to visit: takes the arrays holding its run (a node's
+   * entries, or all of a compact set's) and where the run stops, in walk order.
    */
   private moveTo(p: number): void {
     this.hint = p;
     if (p < 0) return;
-    const list = this.list;
-    const c = p >>> CHUNK_BITS;
-    this.chunk = c << CHUNK_BITS;
-    this.scores = list.es[c]!;
-    this.members = list.em[c]!;
-    const x = list.nodeOf(p);
-    this.edge = this.reverse ? list.baseOf(x) - 1 : list.baseOf(x) + list.countOf(x);
+    const set = this.set;
+    this.chunk = set.runOrigin(p);
+    this.scores = set.runScores(p);
+    this.members = set.runMembers(p);
+    this.edge = set.runEnd(p, this.reverse);
   }
 
   /** Moves to the entry after (before, in reverse) position p, which was just read. */
   private step(p: number): void {
-    const list = this.list;
     if (this.reverse) {
       if (p - 1 > this.edge) this.hint = p - 1;
-      else this.moveTo(list.prevPos(p));
+      else this.moveTo(this.set.step(p, true));
     } else if (p + 1 < this.edge) this.hint = p + 1;
-    else this.moveTo(list.nextPos(p));
+    else this.moveTo(this.set.step(p, false));
   }
 
   private make(member: string, score: number): T {

@@ -13,16 +13,16 @@
  *
  * The result comes out as a *run*: members and scores in arrays, plus the permutation that sorts
  * them by (score, member bytes) — or none when they are already in order, as a difference always is
- * (it keeps the first input's order) — which the caller bulk-loads into a new skiplist in O(n)
- * (ZSkipList.loadSorted) instead of n random inserts.
+ * (it keeps the first input's order) — which the caller bulk-loads into a new set in O(n)
+ * (ZSet.loadSorted) instead of n random inserts.
  *
  * Costs, for k inputs of sizes n1 ≤ … ≤ nk: union O(k · Σ ni + u) for u results (each member is
  * looked up in the inputs after the first one holding it; the run is radix-sorted); intersection
  * O(k · n1 + r) for r results; difference O(k · n1); intersection count O(k · n1), less with a
  * limit. Ties of equal scores add a comparison sort of each tie.
  */
-import type { ZSkipList } from "./core.js";
 import { compareMembers } from "./order.js";
+import type { ZSet } from "./zset.js";
 
 /** AGGREGATE SUM / MIN / MAX. */
 export type Aggregate = "sum" | "min" | "max";
@@ -124,31 +124,31 @@ function sortRun(members: string[], scores: number[]): Int32Array | null {
 }
 
 /** ZUNION: `lists` and `weights` smallest input first. */
-export function unionRun(lists: readonly ZSkipList[], weights: readonly number[], aggregate: Aggregate): Run {
+export function unionRun(lists: readonly ZSet[], weights: readonly number[], aggregate: Aggregate): Run {
   const members: string[] = [];
   const scores: number[] = [];
   const k = lists.length;
   // A member is combined once, when met in the first input holding it (Redis's order), by looking
   // it up in the later inputs — their own indexes stand in for an accumulator Map — and marking the
-  // slots found there so that input's walk skips them without another lookup. Each input is walked
+  // ids found there so that input's walk skips them without another lookup. Each input is walked
   // in its index's order (insertion order), not score order: the member strings and Map entries
   // are then visited roughly in the order they were allocated, which at 10^5 members halves the
   // cache misses of the lookups (the result is sorted afterwards anyway).
-  const seen: Uint8Array[] = lists.map((l, s) => new Uint8Array(s === 0 ? 0 : l.slotScore.length));
+  const seen: Uint8Array[] = lists.map((l, s) => new Uint8Array(s === 0 ? 0 : l.idBound));
   for (let s = 0; s < k; s++) {
     const list = lists[s]!;
     const w = weights[s]!;
     const mine = seen[s]!;
-    list.index.forEach((slot, member) => {
-      if (slot === 0 || (s !== 0 && mine[slot] === 1)) return; // a tombstone, or combined already
-      let score = w * list.scoreOf(slot);
+    list.forEachId((id, member) => {
+      if (s !== 0 && mine[id] === 1) return; // combined already
+      let score = w * list.scoreOfId(id);
       if (Number.isNaN(score)) score = 0;
       for (let t = s + 1; t < k; t++) {
         const other = lists[t]!;
-        const y = other.find(member);
+        const y = other.idOf(member);
         if (y === 0) continue;
         seen[t]![y] = 1;
-        let value = weights[t]! * other.scoreOf(y);
+        let value = weights[t]! * other.scoreOfId(y);
         if (Number.isNaN(value)) value = 0;
         score = combine(score, value, aggregate);
       }
@@ -160,7 +160,7 @@ export function unionRun(lists: readonly ZSkipList[], weights: readonly number[]
 }
 
 /** ZINTER: `lists` and `weights` smallest input first. */
-export function intersectRun(lists: readonly ZSkipList[], weights: readonly number[], aggregate: Aggregate): Run {
+export function intersectRun(lists: readonly ZSet[], weights: readonly number[], aggregate: Aggregate): Run {
   const members: string[] = [];
   const scores: number[] = [];
   const first = lists[0]!;
@@ -170,10 +170,9 @@ export function intersectRun(lists: readonly ZSkipList[], weights: readonly numb
     let score = w0 * first.scoreAt(p);
     if (Number.isNaN(score)) score = 0;
     for (let s = 1; s < lists.length; s++) {
-      const list = lists[s]!;
-      const y = list.find(member);
-      if (y === 0) continue outer;
-      score = combine(score, list.scoreOf(y) * weights[s]!, aggregate); // a NaN product is not zeroed here
+      const other = lists[s]!.score(member);
+      if (other === undefined) continue outer;
+      score = combine(score, other * weights[s]!, aggregate); // a NaN product is not zeroed here
     }
     members.push(member);
     scores.push(score);
@@ -182,13 +181,13 @@ export function intersectRun(lists: readonly ZSkipList[], weights: readonly numb
 }
 
 /** ZDIFF: the members of `lists[0]` in none of the others, with their scores, in order. */
-export function diffRun(lists: readonly ZSkipList[]): Run {
+export function diffRun(lists: readonly ZSet[]): Run {
   const members: string[] = [];
   const scores: number[] = [];
   const first = lists[0]!;
   outer: for (let p = first.firstPos(); p >= 0; p = first.nextPos(p)) {
     const member = first.memberAt(p);
-    for (let s = 1; s < lists.length; s++) if (lists[s]!.find(member) !== 0) continue outer;
+    for (let s = 1; s < lists.length; s++) if (lists[s]!.score(member) !== undefined) continue outer;
     members.push(member);
     scores.push(first.scoreAt(p));
   }
@@ -196,12 +195,12 @@ export function diffRun(lists: readonly ZSkipList[]): Run {
 }
 
 /** ZINTERCARD: the size of the intersection, counting stopped at `limit` (0: no limit); smallest first. */
-export function intersectCount(lists: readonly ZSkipList[], limit: number): number {
+export function intersectCount(lists: readonly ZSet[], limit: number): number {
   const first = lists[0]!;
   let count = 0;
   outer: for (let p = first.firstPos(); p >= 0; p = first.nextPos(p)) {
     const member = first.memberAt(p);
-    for (let s = 1; s < lists.length; s++) if (lists[s]!.find(member) === 0) continue outer;
+    for (let s = 1; s < lists.length; s++) if (lists[s]!.score(member) === undefined) continue outer;
     if (++count === limit) break;
   }
   return count;

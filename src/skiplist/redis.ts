@@ -29,8 +29,8 @@ import { ListpackWriter, readListpack } from "../internal/rdb/listpack.js";
 import { asciiOf, d2string, isIntegerScore, isWellFormed, parseScore, type RdbValue } from "../internal/rdb/values.js";
 import { readZiplist } from "../internal/rdb/ziplist.js";
 import { decodeUtf8, wtf8Length } from "../internal/wtf8.js";
-import { CHUNK_BITS, MAX_SIZE, type ZSkipList } from "./core.js";
 import { compareMembers } from "./order.js";
+import { MAX_SIZE, type ZSet } from "./zset.js";
 
 /** Redis's zset-max-listpack-entries default. */
 export const ZSET_MAX_LISTPACK_ENTRIES = 128;
@@ -51,12 +51,12 @@ function noRedisForm(where: string, member: string): TypeError {
 }
 
 /**
- * The DUMP payload of the set `list` holds (see the module comment). O(n + bytes).
+ * The DUMP payload of the set `z` holds (see the module comment). O(n + bytes).
  * @throws RangeError for an empty set (Redis holds no empty key); TypeError naming a member with a
  *   lone surrogate.
  */
-export function zsetToDump(list: ZSkipList, where: string): Uint8Array {
-  const n = list.length;
+export function zsetToDump(z: ZSet, where: string): Uint8Array {
+  const n = z.size;
   if (n === 0) {
     throw new RangeError(
       `redstruct/${where}: an empty set has no DUMP payload: Redis deletes a key with its last member (DEL the key instead)`,
@@ -64,47 +64,41 @@ export function zsetToDump(list: ZSkipList, where: string): Uint8Array {
   }
   if (n <= ZSET_MAX_LISTPACK_ENTRIES) {
     let small = true;
-    for (let p = list.firstPos(); p >= 0 && small; p = list.nextPos(p)) {
-      const m = list.memberAt(p);
+    for (let p = z.firstPos(); p >= 0 && small; p = z.nextPos(p)) {
+      const m = z.memberAt(p);
       if (!isWellFormed(m)) throw noRedisForm(where, m);
       small = m.length <= ZSET_MAX_LISTPACK_VALUE && wtf8Length(m) <= ZSET_MAX_LISTPACK_VALUE;
     }
     if (small) {
       const lp = new ListpackWriter();
-      for (let p = list.firstPos(); p >= 0; p = list.nextPos(p)) {
-        lp.string(list.memberAt(p));
-        const score = list.scoreAt(p);
+      for (let p = z.firstPos(); p >= 0; p = z.nextPos(p)) {
+        lp.string(z.memberAt(p));
+        const score = z.scoreAt(p);
         if (isIntegerScore(score)) lp.integer(score === 0 ? 0 : score);
         else lp.string(d2string(score));
       }
       return new DumpWriter(RdbType.ZSET_LISTPACK).string(lp.finish()).finish();
     }
   }
-  // From the last entry to the first: the nodes in order, then each node's entries backwards.
-  const nodes: number[] = [];
-  for (let x = list.firstNode(), seen = 0; seen < n; x = list.nextNode(x)) {
-    nodes.push(x);
-    seen += list.countOf(x);
-  }
+  // From the last entry to the first.
   // Room for a length byte, the member and the score per entry, the members' length taken from a sample.
   let sampled = 0;
   let chars = 0;
-  for (let p = list.firstPos(); p >= 0 && sampled < 64; p = list.nextPos(p), sampled++)
-    chars += list.memberAt(p).length;
+  for (let p = z.firstPos(); p >= 0 && sampled < 64; p = z.nextPos(p), sampled++) chars += z.memberAt(p).length;
   const w = new DumpWriter(RdbType.ZSET_2, 16 + Math.ceil(n * (9 + chars / sampled) * 1.06));
   w.length(n);
-  for (let k = nodes.length - 1; k >= 0; k--) {
-    const x = nodes[k]!;
-    // A node's entries are consecutive positions of one chunk of the entry arrays.
-    const base = list.baseOf(x);
-    const members = list.em[base >>> CHUNK_BITS]!;
-    const scores = list.es[base >>> CHUNK_BITS]!;
-    const first = base & ((1 << CHUNK_BITS) - 1);
-    for (let j = first + list.countOf(x) - 1; j >= first; j--) {
-      const m = members[j]!;
+  // Run by run (a node's entries, consecutive positions of one pair of arrays), each backwards.
+  for (let p = z.start(true); p >= 0; ) {
+    const end = z.runEnd(p, true);
+    const origin = z.runOrigin(p);
+    const members = z.runMembers(p);
+    const scores = z.runScores(p);
+    for (let q = p; q > end; q--) {
+      const m = members[q - origin]!;
       if (!w.text(m)) throw noRedisForm(where, m);
-      w.double(scores[j]!);
+      w.double(scores[q - origin]!);
     }
+    p = z.step(end + 1, true);
   }
   return w.finish();
 }
@@ -217,13 +211,12 @@ function sorted(members: string[], scores: Float64Array, where: string): ReadZse
 }
 
 /**
- * Loads what {@link zsetFromDump} read into the empty list `list` (bulk, O(n)) and refuses a member
+ * Loads what {@link zsetFromDump} read into the empty set `z` (bulk, O(n)) and refuses a member
  * that appears twice (with different scores, the only case the sort cannot see).
  */
-export function loadZset(list: ZSkipList, read: ReadZset, where: string): void {
+export function loadZset(z: ZSet, read: ReadZset, where: string): void {
   const { members, scores, order } = read;
-  list.loadSorted(members, scores, order, members.length);
-  if (list.index.size !== members.length) {
+  if (!z.loadSorted(members, scores, order, members.length)) {
     const seen = new Set<string>();
     const dup = members.find((m) => seen.size === seen.add(m).size);
     throw formatError(where, `member ${describe(dup)} appears twice`);

@@ -16,8 +16,8 @@
 import { ByteReader, ByteWriter } from "../internal/bytes.js";
 import { formatError } from "../internal/errors.js";
 import { decodeWtf8, encodeWtf8Into, wtf8Length } from "../internal/wtf8.js";
-import { MAX_SIZE } from "./core.js";
 import { compareMembers } from "./order.js";
+import { MAX_SIZE } from "./zset.js";
 
 const MAGIC = "RSZS";
 const VERSION = 1;

@@ -1,6 +1,8 @@
 /**
- * `SortedSet`: Redis's sorted set (ZADD, ZRANGE, ZRANGEBYSCORE, ZRANGEBYLEX, ZRANK, ZPOPMIN, …) on
- * the typed-array skiplist of macro nodes in ./core.ts plus its member index (O(1) `score`).
+ * `SortedSet`: Redis's sorted set (ZADD, ZRANGE, ZRANGEBYSCORE, ZRANGEBYLEX, ZRANK, ZPOPMIN, …). This
+ * file is the API — argument checks, options, the iteration journal; what the set holds is a
+ * ./zset.ts: a compact run of entries while small (./compact.ts), else a member index (./members.ts,
+ * O(1) `score`) beside a typed-array skiplist of macro nodes (./list.ts on ./store.ts).
  *
  * Ranges work on ranks. One O(log n) descent, summing spans, gives the number of entries below a
  * score or lex bound — the rank where the range starts — and the entries on each side of it.
@@ -29,12 +31,12 @@ import {
 import { defineInspect } from "../internal/inspect.js";
 import { checkFlag, checkInstance, checkIterable, checkOptions, checkZaddFlags } from "../internal/options.js";
 import { randomSeed } from "../internal/random.js";
-import { type Layout, MAX_SIZE, ZSkipList } from "./core.js";
 import { type IterKind, Journal, SortedSetIterator } from "./iterate.js";
 import { type Aggregate, diffRun, intersectCount, intersectRun, type Run, unionRun } from "./ops.js";
 import { compareMembers, type LexBound, parseLexBound } from "./order.js";
 import { loadZset, zsetFromDump, zsetToDump } from "./redis.js";
 import { readSortedSet, writeSortedSet } from "./serialize.js";
+import { DRAW_STREAM, type Layout, MAX_SIZE, ZSet } from "./zset.js";
 
 const WHERE = "SortedSet";
 /**
@@ -52,7 +54,10 @@ export type SortedSetEntry = [member: string, score: number];
 /** Options of {@link SortedSet}'s constructor and {@link SortedSet.from}. */
 export interface SortedSetOptions {
   /**
-   * Seed of the PRNG that draws node levels (mulberry32), for reproducible shapes in tests.
+   * Seed of the set's PRNG (mulberry32): node levels draw from the stream starting at `seed`,
+   * `randomMembers` from the stream starting at `seed` XOR 2^31 (half the generator's period away),
+   * so a seeded set builds the same shape and draws the same members on every run, and reading
+   * random members never changes the shape of later inserts.
    * @defaultValue a random seed from `crypto.getRandomValues`
    */
   seed?: number;
@@ -113,6 +118,12 @@ export interface ReverseOption {
   reverse?: boolean;
 }
 
+/** Options of {@link SortedSet.rank}: the order, and ZRANK's WITHSCORE. */
+export interface RankOptions extends ReverseOption {
+  /** Return `[rank, score]` instead of the rank (ZRANK … WITHSCORE, Redis 7.2). */
+  withScore?: boolean;
+}
+
 /** LIMIT offset count, as in ZRANGEBYSCORE / ZRANGEBYLEX. */
 export interface LimitOptions extends ReverseOption {
   /** Entries to skip from the start of the (possibly reversed) result; negative → empty, as in Redis. */
@@ -160,6 +171,7 @@ function checkIndex(param: string, value: unknown): number {
 }
 
 const REVERSE_KEYS = ["reverse"] as const;
+const RANK_KEYS = ["reverse", "withScore"] as const;
 const BOUND_KEYS = ["minExclusive", "maxExclusive"] as const;
 const LIMIT_KEYS = ["offset", "count", "reverse"] as const;
 const SCORE_RANGE_KEYS = [...BOUND_KEYS, ...LIMIT_KEYS] as const;
@@ -203,9 +215,9 @@ let makeWithLayout: (layout: Layout, options?: SortedSetOptions) => SortedSet;
  * order that survives changes to the set as a `Map`'s does.
  */
 export class SortedSet implements Iterable<SortedSetEntry> {
-  #list: ZSkipList;
-  /** The changes live iterators must read, and the iterators (see ./iterate.ts). */
-  readonly #journal = new Journal();
+  #zset: ZSet;
+  /** The changes live iterators must read, and the iterators (see ./iterate.ts); made by the first iterator. */
+  #journal: Journal | null = null;
 
   /**
    * Creates an empty sorted set. O(min(capacity, 65,536)).
@@ -216,23 +228,23 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     const o = checkOptions(WHERE, options, ["seed", "capacity"]);
     const seed = o.seed === undefined ? randomSeed() : checkInteger(WHERE, "seed", o.seed, 0, 0xffffffff);
     const capacity = o.capacity === undefined ? 16 : checkInteger(WHERE, "capacity", o.capacity, 0, MAX_SIZE);
-    this.#list = new ZSkipList(seed, capacity);
+    this.#zset = new ZSet(seed, capacity);
   }
 
   /**
-   * The skiplist of a set built by the constructor, or a TypeError naming `param` (an object that
-   * only borrowed the prototype has no state; reading it would be the engine's "Cannot read private
+   * The state of a set built by the constructor, or a TypeError naming `param` (an object that only
+   * borrowed the prototype has no state; reading it would be the engine's "Cannot read private
    * member"). Every public method reaches its state through here.
    */
-  static #of(zs: SortedSet): ZSkipList {
-    if (!(#list in zs)) throw unbuilt("this");
-    return zs.#list;
+  static #of(zs: SortedSet): ZSet {
+    if (!(#zset in zs)) throw unbuilt("this");
+    return zs.#zset;
   }
 
   /** {@link #of} for an argument: anything may arrive there. */
-  static #ofArg(zs: unknown, param: string): ZSkipList {
-    if (zs === null || typeof zs !== "object" || !(#list in zs)) throw unbuilt(param);
-    return (zs as SortedSet).#list;
+  static #ofArg(zs: unknown, param: string): ZSet {
+    if (zs === null || typeof zs !== "object" || !(#zset in zs)) throw unbuilt(param);
+    return (zs as SortedSet).#zset;
   }
 
   /**
@@ -321,7 +333,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     sets: Iterable<SortedSet>,
     options: CombineOptions | undefined,
     smallestFirst: boolean,
-  ): [ZSkipList[], number[], Aggregate] {
+  ): [ZSet[], number[], Aggregate] {
     // A SortedSet is itself iterable (its entries): name the mistake rather than reject an entry.
     if (sets instanceof SortedSet || options instanceof SortedSet) throw setsError(method, "sets", sets);
     if (
@@ -334,7 +346,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       }
       throw setsError(method, "sets", sets);
     }
-    const lists: ZSkipList[] = [];
+    const lists: ZSet[] = [];
     for (const set of sets) {
       const param = `sets[${lists.length}]`;
       if (!(set instanceof SortedSet)) {
@@ -372,7 +384,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       aggregate = o.aggregate;
     }
     const order = lists.map((_, i) => i);
-    if (smallestFirst) order.sort((a, b) => lists[a]!.length - lists[b]!.length);
+    if (smallestFirst) order.sort((a, b) => lists[a]!.size - lists[b]!.size);
     return [order.map((i) => lists[i]!), order.map((i) => weights[i]!), aggregate];
   }
 
@@ -381,7 +393,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     const n = run.members.length;
     if (n > MAX_SIZE) throw rangeError(WHERE, "result size", n, `at most 2^26 (${MAX_SIZE}) members`);
     const zs = new SortedSet({ capacity: n });
-    zs.#list.loadSorted(run.members, run.scores, run.order, n);
+    zs.#zset.loadSorted(run.members, run.scores, run.order, n);
     return zs;
   }
 
@@ -395,21 +407,21 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * gives the key's DUMP payload.
    */
   toBytes(): Uint8Array {
-    const list = SortedSet.#of(this);
-    const n = list.length;
+    const z = SortedSet.#of(this);
+    const n = z.size;
     const members = new Array<string>(n);
     const scores = new Float64Array(n);
     let i = 0;
-    for (let p = list.firstPos(); p >= 0; p = list.nextPos(p), i++) {
-      members[i] = list.memberAt(p);
-      scores[i] = list.scoreAt(p);
+    for (let p = z.firstPos(); p >= 0; p = z.nextPos(p), i++) {
+      members[i] = z.memberAt(p);
+      scores[i] = z.scoreAt(p);
     }
-    return writeSortedSet(list.generatorState(), members, scores);
+    return writeSortedSet(z.generatorState, members, scores);
   }
 
   /**
-   * Reads {@link SortedSet.toBytes} output into a new set (bulk-loaded, O(n + bytes)) whose
-   * generator continues where the original's stood, so it draws the same `randomMembers`.
+   * Reads {@link SortedSet.toBytes} output into a new set (bulk-loaded, O(n + bytes)) seeded with the
+   * recorded state, so it draws the same `randomMembers` as the original would.
    * Everything is checked before it is trusted — the entry count against the bytes left before
    * anything is allocated, every length, the encoding, NaN scores, the order, duplicate members,
    * trailing bytes.
@@ -417,14 +429,9 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    */
   static fromBytes(bytes: Uint8Array): SortedSet {
     const { state, members, scores } = readSortedSet(bytes, WHERE);
-    const zs = new SortedSet({ seed: state, capacity: members.length });
-    zs.#list.loadSorted(members, scores, null, members.length);
-    zs.#list.resetGenerator(state); // loading drew levels: continue from the original's state
-    if (zs.#list.index.size !== members.length) {
-      const seen = new Set<string>();
-      const dup = members.find((m) => seen.size === seen.add(m).size);
-      throw formatError(WHERE, `member ${JSON.stringify(dup)} appears twice`);
-    }
+    // Seeded so that ZRANDMEMBER's stream starts at the recorded state.
+    const zs = new SortedSet({ seed: (state ^ DRAW_STREAM) >>> 0, capacity: members.length });
+    loadZset(zs.#zset, { members, scores, order: null }, WHERE);
     return zs;
   }
 
@@ -457,14 +464,14 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   static fromRedis(payload: Uint8Array): SortedSet {
     const read = zsetFromDump(payload, WHERE);
     const zs = new SortedSet({ capacity: read.members.length });
-    loadZset(zs.#list, read, WHERE);
+    loadZset(zs.#zset, read, WHERE);
     return zs;
   }
 
   /** An independent copy: the same entries, and a generator at the same state (the same future draws). O(n). */
   clone(): SortedSet {
     const zs = new SortedSet({ seed: 0, capacity: 0 });
-    zs.#list = SortedSet.#of(this).clone();
+    zs.#zset = SortedSet.#of(this).clone();
     return zs;
   }
 
@@ -482,7 +489,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
 
   /** Number of members (ZCARD). O(1). */
   get size(): number {
-    return SortedSet.#of(this).length;
+    return SortedSet.#of(this).size;
   }
 
   /**
@@ -492,7 +499,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws RangeError for a NaN score or an incompatible flag combination (NX+XX, GT+LT, GT/LT+NX).
    */
   add(member: string, score: number, options?: AddOptions): boolean {
-    const list = SortedSet.#of(this);
+    const z = SortedSet.#of(this);
     checkMember(member);
     checkScore("score", score);
     let nx = false;
@@ -509,30 +516,29 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       ch = checkFlag(WHERE, "ch", o.ch, false);
       checkZaddFlags(WHERE, nx, xx, gt, lt);
     }
-    const slot = list.find(member);
-    if (slot === 0) {
+    const current = z.score(member);
+    if (current === undefined) {
       if (xx) return false;
-      this.#insert(list, score, member);
+      this.#insert(z, score, member);
       return true;
     }
     if (nx) return false;
-    const current = list.scoreOf(slot);
     if ((gt && score <= current) || (lt && score >= current) || score === current) return false;
-    this.#update(list, member, slot, current, score);
+    this.#update(z, member, current, score);
     return ch;
   }
 
-  /** Inserts a member known to be absent, after telling live iterators. */
-  #insert(list: ZSkipList, score: number, member: string): void {
-    if (list.length >= MAX_SIZE) throw rangeError(WHERE, "size", list.length + 1, `at most 2^26 (${MAX_SIZE}) members`);
-    list.insert(score, member);
-    if (this.#journal.active) this.#journal.added(member, score);
+  /** Inserts a member known to be absent, and tells live iterators. */
+  #insert(z: ZSet, score: number, member: string): void {
+    if (z.size >= MAX_SIZE) throw rangeError(WHERE, "size", z.size + 1, `at most 2^26 (${MAX_SIZE}) members`);
+    z.insert(member, score);
+    if (this.#journal?.active) this.#journal.added(member, score);
   }
 
   /** Gives a present member a new score, and tells live iterators. */
-  #update(list: ZSkipList, member: string, slot: number, current: number, score: number): void {
-    list.updateScore(list.posOf(current, member), slot, score);
-    if (this.#journal.active) this.#journal.moved(member, current, score);
+  #update(z: ZSet, member: string, current: number, score: number): void {
+    z.update(member, current, score);
+    if (this.#journal?.active) this.#journal.moved(member, current, score);
   }
 
   /**
@@ -547,7 +553,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   incrBy(member: string, delta: number): number;
   incrBy(member: string, delta: number, options: IncrByOptions): number | undefined;
   incrBy(member: string, delta: number, options?: IncrByOptions): number | undefined {
-    const list = SortedSet.#of(this);
+    const z = SortedSet.#of(this);
     checkMember(member);
     checkScore("delta", delta);
     let nx = false;
@@ -562,37 +568,35 @@ export class SortedSet implements Iterable<SortedSetEntry> {
       lt = checkFlag(WHERE, "lt", o.lt, false);
       checkZaddFlags(WHERE, nx, xx, gt, lt);
     }
-    const slot = list.find(member);
-    if (slot === 0) {
+    const current = z.score(member);
+    if (current === undefined) {
       if (xx) return undefined;
-      this.#insert(list, delta, member);
+      this.#insert(z, delta, member);
       return delta;
     }
     if (nx) return undefined;
-    const current = list.scoreOf(slot);
     const score = current + delta;
     if (Number.isNaN(score)) throw rangeError(WHERE, "resulting score", score, "a number, not NaN");
     if ((gt && score <= current) || (lt && score >= current)) return undefined;
-    if (score !== current) this.#update(list, member, slot, current, score);
+    if (score !== current) this.#update(z, member, current, score);
     return score;
   }
 
   /** Deletes `member` (ZREM). Returns true when it was present. O(log n). */
   delete(member: string): boolean {
-    const list = SortedSet.#of(this);
+    const z = SortedSet.#of(this);
     checkMember(member);
-    const slot = list.find(member);
-    if (slot === 0) return false;
-    list.deleteAt(list.posOf(list.scoreOf(slot), member), slot);
-    if (this.#journal.active) this.#journal.changed();
+    if (!z.delete(member)) return false;
+    const j = this.#journal;
+    if (j?.active) j.changed();
     return true;
   }
 
   /** True when `member` is in the set. O(1). No Redis command (ZSCORE ≠ nil). */
   has(member: string): boolean {
-    const list = SortedSet.#of(this);
+    const z = SortedSet.#of(this);
     checkMember(member);
-    return list.find(member) !== 0;
+    return z.score(member) !== undefined;
   }
 
   /**
@@ -602,20 +606,20 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    *   of them is not a string.
    */
   scores(members: Iterable<string>): (number | undefined)[] {
-    const list = SortedSet.#of(this);
+    const z = SortedSet.#of(this);
     checkIterable(WHERE, "members", members);
     const out: (number | undefined)[] = [];
     for (const member of members) {
       checkMember(member, `members[${out.length}]`);
-      const slot = list.find(member);
-      out.push(slot === 0 ? undefined : list.scoreOf(slot));
+      out.push(z.score(member));
     }
     return out;
   }
 
   /**
-   * Random members (ZRANDMEMBER key count [WITHSCORES]), drawn from the set's seeded generator (the
-   * one that draws node levels, so a seeded set gives the same draws every run). `count > 0`:
+   * Random members (ZRANDMEMBER key count [WITHSCORES]), drawn from the set's seeded generator (its
+   * own stream, not the node levels', so a seeded set gives the same draws every run and drawing
+   * changes nothing else). `count > 0`:
    * `min(count, size)` distinct members, each subset equally likely (the whole set, in order, when
    * `count ≥ size`; otherwise in no particular order). `count < 0`: `|count|` independent uniform
    * draws, repeats possible, at most 2^20 of them per call. `count = 0` or an
@@ -627,62 +631,63 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   randomMembers(count: number, options: RandomMembersOptions & { withScores: true }): SortedSetEntry[];
   randomMembers(count: number, options?: RandomMembersOptions): string[] | SortedSetEntry[];
   randomMembers(count: number, options?: RandomMembersOptions): string[] | SortedSetEntry[] {
-    const list = SortedSet.#of(this);
+    const z = SortedSet.#of(this);
     checkInteger(WHERE, "count", count, -MAX_DRAWS, Number.MAX_SAFE_INTEGER);
     const o = checkOptions(WHERE, options, ["withScores"]);
     const withScores = checkFlag(WHERE, "withScores", o.withScores, false);
-    const n = list.length;
+    const n = z.size;
     const out: (string | SortedSetEntry)[] = [];
     if (count === 0 || n === 0) return out as string[];
     const push = (p: number) => {
-      out.push(withScores ? [list.memberAt(p), list.scoreAt(p)] : list.memberAt(p));
+      out.push(withScores ? [z.memberAt(p), z.scoreAt(p)] : z.memberAt(p));
     };
     if (count < 0) {
-      for (let i = 0; i < -count; i++) push(list.posAt(this.#randomBelow(list, n)));
+      for (let i = 0; i < -count; i++) push(z.posAt(z.randomBelow(n)));
     } else if (count >= n) {
-      for (let p = list.firstPos(); p >= 0; p = list.nextPos(p)) push(p);
+      for (let p = z.firstPos(); p >= 0; p = z.nextPos(p)) push(p);
     } else {
       // Robert Floyd's sampling: count draws give a uniform count-subset of the n ranks.
       const chosen = new Set<number>();
       for (let j = n - count; j < n; j++) {
-        const t = this.#randomBelow(list, j + 1);
+        const t = z.randomBelow(j + 1);
         chosen.add(chosen.has(t) ? j : t);
       }
-      for (const r of chosen) push(list.posAt(r));
+      for (const r of chosen) push(z.posAt(r));
     }
     return out as string[] | SortedSetEntry[];
   }
 
-  /** A uniform integer in [0, n), n ≤ 2^26, from the set's generator (rejection keeps it exact). */
-  #randomBelow(list: ZSkipList, n: number): number {
-    const limit = 2 ** 32 - (2 ** 32 % n);
-    for (;;) {
-      const u = list.randomUint32();
-      if (u < limit) return u % n;
-    }
-  }
-
   /** The member's score, or undefined when absent (ZSCORE). O(1). */
   score(member: string): number | undefined {
-    const list = SortedSet.#of(this);
+    const z = SortedSet.#of(this);
     if (typeof member !== "string") checkMember(member);
-    const slot = list.index.get(member);
-    return slot === undefined || slot === 0 ? undefined : list.scoreOf(slot);
+    return z.score(member);
   }
 
   /**
    * The member's 0-based rank, lowest score first (ZRANK) or highest first with `reverse`
-   * (ZREVRANK); undefined when absent. O(log n).
+   * (ZREVRANK); undefined when absent. With `withScore`, `[rank, score]` (ZRANK … WITHSCORE, Redis
+   * 7.2). O(log n).
+   * @throws TypeError for an unknown option or a non-boolean flag.
    */
-  rank(member: string, options?: ReverseOption): number | undefined {
-    const list = SortedSet.#of(this);
+  rank(member: string, options?: RankOptions & { withScore?: false }): number | undefined;
+  rank(member: string, options: RankOptions & { withScore: true }): [rank: number, score: number] | undefined;
+  rank(member: string, options?: RankOptions): number | [rank: number, score: number] | undefined;
+  rank(member: string, options?: RankOptions): number | [rank: number, score: number] | undefined {
+    const z = SortedSet.#of(this);
     checkMember(member);
-    const reverse = options === undefined ? false : reverseOf(options);
-    const slot = list.find(member);
-    if (slot === 0) return undefined;
-    list.posOf(list.scoreOf(slot), member);
-    const r = list.posRank;
-    return reverse ? list.length - 1 - r : r;
+    let reverse = false;
+    let withScore = false;
+    if (options !== undefined) {
+      const o = checkOptions(WHERE, options, RANK_KEYS);
+      reverse = checkFlag(WHERE, "reverse", o.reverse, false);
+      withScore = checkFlag(WHERE, "withScore", o.withScore, false);
+    }
+    const score = z.score(member);
+    if (score === undefined) return undefined;
+    const r = z.rank(member, score);
+    const rank = reverse ? z.size - 1 - r : r;
+    return withScore ? [rank, score] : rank;
   }
 
   /**
@@ -690,24 +695,24 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * range — `ZRANGE key i i` without the array. With `reverse`, rank 0 is the highest. O(log n).
    */
   at(index: number, options?: ReverseOption): SortedSetEntry | undefined {
-    const list = SortedSet.#of(this);
+    const z = SortedSet.#of(this);
     checkIndex("index", index);
     const reverse = options === undefined ? false : reverseOf(options);
-    const n = list.length;
+    const n = z.size;
     let i = index < 0 ? index + n : index;
     if (i < 0 || i >= n) return undefined;
     if (reverse) i = n - 1 - i;
-    const p = list.posAt(i);
-    return [list.memberAt(p), list.scoreAt(p)];
+    const p = z.posAt(i);
+    return [z.memberAt(p), z.scoreAt(p)];
   }
 
   // ---------------------------------------------------------------- ranges
 
   /** Clamps ZRANGE-style [start, stop] (negative from the end) to 0-based [lo, hi]; hi < lo if empty. */
-  #rankWindow(list: ZSkipList, start: number, stop: number): [number, number] {
+  #rankWindow(z: ZSet, start: number, stop: number): [number, number] {
     checkIndex("start", start);
     checkIndex("stop", stop);
-    const n = list.length;
+    const n = z.size;
     let lo = start < 0 ? start + n : start;
     let hi = stop < 0 ? stop + n : stop;
     if (lo < 0) lo = 0;
@@ -720,55 +725,54 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * (ZRANGE start stop, or ZRANGE … REV with `reverse`, where rank 0 is the highest). O(log n + k).
    */
   range(start: number, stop: number, options?: ReverseOption): SortedSetEntry[] {
-    const list = SortedSet.#of(this);
-    const [lo, hi] = this.#rankWindow(list, start, stop);
+    const z = SortedSet.#of(this);
+    const [lo, hi] = this.#rankWindow(z, start, stop);
     const reverse = options === undefined ? false : reverseOf(options);
     if (lo > hi) return [];
-    return this.#collect(list, reverse ? list.length - 1 - lo : lo, hi - lo + 1, reverse);
+    return this.#collect(z, reverse ? z.size - 1 - lo : lo, hi - lo + 1, reverse);
   }
 
   /** 0-based [lo, end) of the entries whose score lies in the range. O(log n). */
-  #scoreWindow(list: ZSkipList, min: number, max: number, options: ScoreBoundOptions | undefined): [number, number] {
+  #scoreWindow(z: ZSet, min: number, max: number, options: ScoreBoundOptions | undefined): [number, number] {
     checkScore("min", min);
     checkScore("max", max);
     const [minEx, maxEx] = boundsOf(checkOptions(WHERE, options, BOUND_KEYS));
     if (min > max) return [0, 0];
-    const lo = list.countBelowScore(min, minEx);
-    const end = list.countBelowScore(max, !maxEx);
+    const lo = z.countBelowScore(min, minEx);
+    const end = z.countBelowScore(max, !maxEx);
     return [lo, Math.max(end, lo)];
   }
 
   /** 0-based [lo, end) of the entries between two lex bounds. O(log n). */
-  #lexWindow(list: ZSkipList, min: string, max: string): [number, number] {
+  #lexWindow(z: ZSet, min: string, max: string): [number, number] {
     const a = parseLexBound(WHERE, "min", min);
     const b = parseLexBound(WHERE, "max", max);
-    const lo = this.#lexRank(list, a, true);
-    const end = this.#lexRank(list, b, false);
+    const lo = this.#lexRank(z, a, true);
+    const end = this.#lexRank(z, b, false);
     return [lo, Math.max(end, lo)];
   }
 
+  /** Entries below a lex bound: for a lower bound, those before the range; for an upper, those not after it. */
+  #lexRank(z: ZSet, bound: LexBound, lower: boolean): number {
+    if (bound.kind === 0) return 0; // nothing is below "-"
+    if (bound.kind === 1) return z.size; // everything is below "+"
+    return z.countBelowMember(bound.member, lower ? bound.exclusive : !bound.exclusive);
+  }
+
   /**
-   * Entries below a lex bound: for a lower bound, those before the range; for an upper, those not
-   * after it. Sets the list's bound positions.
+   * Where a walk from a lex bound starts: the first entry past a lower bound, or (`reverse`) the
+   * last entry not past an upper one; −1 when there is none.
    */
-  #lexRank(list: ZSkipList, bound: LexBound, lower: boolean): number {
-    if (bound.kind === 0) {
-      list.boundPrev = -1; // nothing is below "-"
-      list.boundPos = list.firstPos();
-      return 0;
-    }
-    if (bound.kind === 1) {
-      list.boundPrev = list.lastPos(); // everything is below "+"
-      list.boundPos = -1;
-      return list.length;
-    }
-    return list.countBelowMember(bound.member, lower ? bound.exclusive : !bound.exclusive);
+  #lexSeek(z: ZSet, bound: LexBound, reverse: boolean): number {
+    if (bound.kind === 0) return reverse ? -1 : z.firstPos();
+    if (bound.kind === 1) return reverse ? z.lastPos() : -1;
+    return z.seekMember(bound.member, reverse ? !bound.exclusive : bound.exclusive, reverse);
   }
 
   /** k entries starting at 0-based rank `from`, walking up (or down with `reverse`). O(log n + k). */
-  #collect(list: ZSkipList, from: number, k: number, reverse: boolean): SortedSetEntry[] {
+  #collect(z: ZSet, from: number, k: number, reverse: boolean): SortedSetEntry[] {
     const out: SortedSetEntry[] = [];
-    list.collect(list.posAt(from), k, reverse, out);
+    z.collect(z.posAt(from), k, reverse, out);
     return out;
   }
 
@@ -781,12 +785,12 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   }
 
   /**
-   * Where a LIMIT walk starts: beside the bound when `offset` is 0 (the bound positions the
-   * descent left), else the entry `offset` ranks past it, found by one more descent (−1: none).
+   * Where a LIMIT walk with a non-zero `offset` starts: the entry `offset` ranks past the bound,
+   * whose rank is `rank` (the entries below it; in reverse, those not past it), −1 when none.
    */
-  #start(list: ZSkipList, reverse: boolean, rank: number, offset: number): number {
-    if (reverse) return offset === 0 ? list.boundPrev : rank - offset >= 1 ? list.posAt(rank - offset - 1) : -1;
-    return offset === 0 ? list.boundPos : rank + offset < list.length ? list.posAt(rank + offset) : -1;
+  #offsetStart(z: ZSet, reverse: boolean, rank: number, offset: number): number {
+    if (reverse) return rank - offset >= 1 ? z.posAt(rank - offset - 1) : -1;
+    return rank + offset < z.size ? z.posAt(rank + offset) : -1;
   }
 
   /**
@@ -798,7 +802,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws RangeError for NaN bounds or non-integer offset/count.
    */
   rangeByScore(min: number, max: number, options?: ScoreRangeOptions): SortedSetEntry[] {
-    const list = SortedSet.#of(this);
+    const z = SortedSet.#of(this);
     checkScore("min", min);
     checkScore("max", max);
     const o: ScoreRangeOptions = options === undefined ? {} : checkOptions(WHERE, options, SCORE_RANGE_KEYS);
@@ -809,11 +813,17 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     if (limit < 0 || min > max) return out;
     const offset = o.offset ?? 0;
     if (reverse) {
-      const end = list.countBelowScore(max, !maxEx);
-      list.collectDownTo(this.#start(list, true, end, offset), min, minEx, limit, out);
+      const p =
+        offset === 0
+          ? z.seekScore(max, !maxEx, true)
+          : this.#offsetStart(z, true, z.countBelowScore(max, !maxEx), offset);
+      z.collectDownTo(p, min, minEx, limit, out);
     } else {
-      const lo = list.countBelowScore(min, minEx);
-      list.collectUpTo(this.#start(list, false, lo, offset), max, maxEx, limit, out);
+      const p =
+        offset === 0
+          ? z.seekScore(min, minEx, false)
+          : this.#offsetStart(z, false, z.countBelowScore(min, minEx), offset);
+      z.collectUpTo(p, max, maxEx, limit, out);
     }
     return out;
   }
@@ -834,7 +844,7 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws RangeError for a malformed bound.
    */
   rangeByLex(min: string, max: string, options?: LimitOptions): SortedSetEntry[] {
-    const list = SortedSet.#of(this);
+    const z = SortedSet.#of(this);
     const a = parseLexBound(WHERE, "min", min);
     const b = parseLexBound(WHERE, "max", max);
     const o: LimitOptions = options === undefined ? {} : checkOptions(WHERE, options, LIMIT_KEYS);
@@ -843,78 +853,83 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     const out: SortedSetEntry[] = [];
     if (limit < 0) return out;
     const offset = o.offset ?? 0;
-    const rank = reverse ? this.#lexRank(list, b, false) : this.#lexRank(list, a, true);
-    for (let p = this.#start(list, reverse, rank, offset); p >= 0 && out.length < limit; ) {
-      const m = list.memberAt(p);
+    const bound = reverse ? b : a;
+    let p =
+      offset === 0
+        ? this.#lexSeek(z, bound, reverse)
+        : this.#offsetStart(z, reverse, this.#lexRank(z, bound, !reverse), offset);
+    while (p >= 0 && out.length < limit) {
+      const m = z.memberAt(p);
       if (!this.#withinLex(m, reverse ? a : b, !reverse)) break;
-      out.push([m, list.scoreAt(p)]);
-      p = reverse ? list.prevPos(p) : list.nextPos(p);
+      out.push([m, z.scoreAt(p)]);
+      p = reverse ? z.prevPos(p) : z.nextPos(p);
     }
     return out;
   }
 
   /** Number of entries with a score in the range (ZCOUNT). O(log n). */
   countByScore(min: number, max: number, options?: ScoreBoundOptions): number {
-    const list = SortedSet.#of(this);
-    const [lo, end] = this.#scoreWindow(list, min, max, options);
+    const z = SortedSet.#of(this);
+    const [lo, end] = this.#scoreWindow(z, min, max, options);
     return end - lo;
   }
 
   /** Number of entries between two lex bounds (ZLEXCOUNT). O(log n). */
   countByLex(min: string, max: string): number {
-    const list = SortedSet.#of(this);
-    const [lo, end] = this.#lexWindow(list, min, max);
+    const z = SortedSet.#of(this);
+    const [lo, end] = this.#lexWindow(z, min, max);
     return end - lo;
   }
 
-  #removeWindow(list: ZSkipList, lo: number, end: number): number {
+  #removeWindow(z: ZSet, lo: number, end: number): number {
     if (end <= lo) return 0;
-    list.deleteRanks(lo, end);
-    if (this.#journal.active) this.#journal.changed();
+    z.deleteRanks(lo, end);
+    const j = this.#journal;
+    if (j?.active) j.changed();
     return end - lo;
   }
 
   /** Deletes ranks start..stop (negative from the end); returns the number deleted (ZREMRANGEBYRANK). O(log n + k). */
   deleteRangeByRank(start: number, stop: number): number {
-    const list = SortedSet.#of(this);
-    const [lo, hi] = this.#rankWindow(list, start, stop);
-    return this.#removeWindow(list, lo, hi + 1);
+    const z = SortedSet.#of(this);
+    const [lo, hi] = this.#rankWindow(z, start, stop);
+    return this.#removeWindow(z, lo, hi + 1);
   }
 
   /** Deletes the entries with a score in the range; returns how many (ZREMRANGEBYSCORE). O(log n + k). */
   deleteRangeByScore(min: number, max: number, options?: ScoreBoundOptions): number {
-    const list = SortedSet.#of(this);
-    const [lo, end] = this.#scoreWindow(list, min, max, options);
-    return this.#removeWindow(list, lo, end);
+    const z = SortedSet.#of(this);
+    const [lo, end] = this.#scoreWindow(z, min, max, options);
+    return this.#removeWindow(z, lo, end);
   }
 
   /** Deletes the entries between two lex bounds; returns how many (ZREMRANGEBYLEX). O(log n + k). */
   deleteRangeByLex(min: string, max: string): number {
-    const list = SortedSet.#of(this);
-    const [lo, end] = this.#lexWindow(list, min, max);
-    return this.#removeWindow(list, lo, end);
+    const z = SortedSet.#of(this);
+    const [lo, end] = this.#lexWindow(z, min, max);
+    return this.#removeWindow(z, lo, end);
   }
 
   /** Removes and returns up to `count` lowest entries, lowest first (ZPOPMIN). O(log n + k). */
   popMin(count = 1): SortedSetEntry[] {
-    const list = SortedSet.#of(this);
+    const z = SortedSet.#of(this);
     checkInteger(WHERE, "count", count, 0, Number.MAX_SAFE_INTEGER);
-    const k = Math.min(count, list.length);
+    const k = Math.min(count, z.size);
     if (k === 0) return [];
-    const out = this.#collect(list, 0, k, false);
-    this.#removeWindow(list, 0, k);
+    const out = this.#collect(z, 0, k, false);
+    this.#removeWindow(z, 0, k);
     return out;
   }
 
   /** Removes and returns up to `count` highest entries, highest first (ZPOPMAX). O(log n + k). */
   popMax(count = 1): SortedSetEntry[] {
-    const list = SortedSet.#of(this);
+    const z = SortedSet.#of(this);
     checkInteger(WHERE, "count", count, 0, Number.MAX_SAFE_INTEGER);
-    const n = list.length;
+    const n = z.size;
     const k = Math.min(count, n);
     if (k === 0) return [];
-    const out = this.#collect(list, n - 1, k, true);
-    this.#removeWindow(list, n - k, n);
+    const out = this.#collect(z, n - 1, k, true);
+    this.#removeWindow(z, n - k, n);
     return out;
   }
 
@@ -923,9 +938,10 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * O(1) plus the garbage left to the collector.
    */
   clear(): void {
-    const list = SortedSet.#of(this);
-    list.clear();
-    if (this.#journal.active) this.#journal.cleared();
+    const z = SortedSet.#of(this);
+    z.clear();
+    const j = this.#journal;
+    if (j?.active) j.cleared();
   }
 
   // ---------------------------------------------------------------- iteration
@@ -943,31 +959,32 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws TypeError for an unknown option or a non-boolean `reverse`.
    */
   entries(options?: ReverseOption): IterableIterator<SortedSetEntry> {
-    const list = SortedSet.#of(this);
-    return this.#iterate(list, 0, options);
+    const z = SortedSet.#of(this);
+    return this.#iterate(z, 0, options);
   }
 
   /** Members in order (highest first with `reverse`); changes during iteration as in {@link entries}. */
   keys(options?: ReverseOption): IterableIterator<string> {
-    const list = SortedSet.#of(this);
-    return this.#iterate(list, 1, options);
+    const z = SortedSet.#of(this);
+    return this.#iterate(z, 1, options);
   }
 
   /** Scores in order (highest first with `reverse`); changes during iteration as in {@link entries}. */
   values(options?: ReverseOption): IterableIterator<number> {
-    const list = SortedSet.#of(this);
-    return this.#iterate(list, 2, options);
+    const z = SortedSet.#of(this);
+    return this.#iterate(z, 2, options);
   }
 
-  #iterate<T>(list: ZSkipList, kind: IterKind, options: ReverseOption | undefined): SortedSetIterator<T> {
+  #iterate<T>(z: ZSet, kind: IterKind, options: ReverseOption | undefined): SortedSetIterator<T> {
     const reverse = options === undefined ? false : reverseOf(options);
-    return new SortedSetIterator<T>(list, this.#journal, kind, reverse);
+    this.#journal ??= new Journal();
+    return new SortedSetIterator<T>(z, this.#journal, kind, reverse);
   }
 
   /** `[member, score]` lowest first; same as {@link entries}. */
   [Symbol.iterator](): IterableIterator<SortedSetEntry> {
-    const list = SortedSet.#of(this);
-    return this.#iterate(list, 0, undefined);
+    const z = SortedSet.#of(this);
+    return this.#iterate(z, 0, undefined);
   }
 
   /**
@@ -976,9 +993,9 @@ export class SortedSet implements Iterable<SortedSetEntry> {
    * @throws TypeError when `fn` is not a function.
    */
   forEach(fn: (score: number, member: string, set: SortedSet) => void): void {
-    const list = SortedSet.#of(this);
+    const z = SortedSet.#of(this);
     if (typeof fn !== "function") throw typeError(WHERE, "fn", fn, "a function");
-    const it = this.#iterate<SortedSetEntry>(list, 0, undefined);
+    const it = this.#iterate<SortedSetEntry>(z, 0, undefined);
     try {
       for (let r = it.next(); r.done !== true; r = it.next()) fn(r.value[1], r.value[0], this);
     } finally {
@@ -989,23 +1006,27 @@ export class SortedSet implements Iterable<SortedSetEntry> {
   // ---------------------------------------------------------------- diagnostics
 
   /**
-   * Walks the whole skiplist and the member index and throws an Error naming the first broken
-   * invariant (order inside and across nodes, fill bounds, spans, backward and up links, tail,
-   * level, slots, index). O(n + nodes · levels); for tests.
+   * Walks the whole set and throws an Error naming the first broken invariant: in the compact form
+   * the order and the Map; in the list form the order inside and across nodes, fill bounds, spans,
+   * backward and up links, tail, level, the store's blocks, the member index's slots and tombstones
+   * (./invariants.ts). O(n + nodes · levels); for tests.
    */
   checkInvariants(): void {
     SortedSet.#of(this).checkInvariants(WHERE);
   }
 
-  /** Bytes held by the typed arrays (member strings, their arrays and the index Map excluded). */
+  /**
+   * Bytes held by the set's arrays: the typed arrays of a large set; the two entry arrays' elements
+   * (16 bytes per entry) of a small one. Member strings and the index Map are excluded.
+   */
   get byteLength(): number {
-    return SortedSet.#of(this).byteLength();
+    return SortedSet.#of(this).byteLength;
   }
 
   static {
     makeWithLayout = (layout, options) => {
       const zs = new SortedSet(options); // checks the options
-      zs.#list = new ZSkipList(options?.seed ?? randomSeed(), options?.capacity ?? 16, layout);
+      zs.#zset = new ZSet(options?.seed ?? randomSeed(), options?.capacity ?? 16, layout);
       return zs;
     };
   }
@@ -1019,8 +1040,9 @@ export class SortedSet implements Iterable<SortedSetEntry> {
 }
 
 /**
- * @internal A set whose nodes hold at most `layout.nodeSize` entries and whose levels use
- * p = 2^−levelBits — for the tests, which force tiny nodes so splits, merges and level changes
+ * @internal A set whose nodes hold at most `layout.nodeSize` entries, whose levels use
+ * p = 2^−levelBits and whose compact form holds at most `layout.compactMax` entries (0: none) — for
+ * the tests, which force tiny nodes and bounds so splits, merges, level changes and conversions
  * happen on every run, and for the probes that chose the defaults. Not exported from the package.
  */
 export function sortedSetWithLayout(layout: Layout, options?: SortedSetOptions): SortedSet {
@@ -1029,6 +1051,10 @@ export function sortedSetWithLayout(layout: Layout, options?: SortedSetOptions):
   }
   if (!Number.isInteger(layout.levelBits) || layout.levelBits < 1 || layout.levelBits > 8) {
     throw rangeError(WHERE, "levelBits", layout.levelBits, "an integer in [1, 8]");
+  }
+  const compactMax = layout.compactMax;
+  if (compactMax !== undefined && (!Number.isInteger(compactMax) || compactMax < 0 || compactMax > 4096)) {
+    throw rangeError(WHERE, "compactMax", compactMax, "an integer in [0, 4096]");
   }
   return makeWithLayout(layout, options);
 }

@@ -159,8 +159,9 @@ describe("SortedSet clone and toJSON", () => {
       fc.property(
         fc.array(fc.tuple(fc.string({ maxLength: 3 }), fc.integer({ min: -5, max: 5 })), { maxLength: 200 }),
         fc.integer({ min: 2, max: 6 }),
-        (entries, nodeSize) => {
-          const z = sortedSetWithLayout({ nodeSize, levelBits: 2 }, { seed: 9 });
+        fc.constantFrom(0, 8, 128),
+        (entries, nodeSize, compactMax) => {
+          const z = sortedSetWithLayout({ nodeSize, levelBits: 2, compactMax }, { seed: 9 });
           for (const [m, s] of entries) z.add(m, s);
           const c = z.clone();
           c.checkInvariants();

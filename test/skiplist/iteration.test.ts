@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SortedSet, type SortedSetEntry } from "../../src/skiplist/index.js";
 import { sortedSetWithLayout } from "../../src/skiplist/sorted-set.js";
+import type { Layout } from "../../src/skiplist/zset.js";
 
 // Iteration while the set changes: every member present for the whole iteration is visited exactly
 // once, no member twice, no member added meanwhile, each with its score at the time of the visit,
@@ -93,14 +94,24 @@ function removedNow(zs: SortedSet, before: string[], open: Tracked[]): void {
 }
 
 describe("SortedSet iteration under mutation", () => {
-  /** Random interleavings of opening and stepping iterators with every kind of change. */
-  const interleavings = (names: fc.Arbitrary<string>, initial: number, ops: number, long = false) =>
+  /**
+   * Random interleavings of opening and stepping iterators with every kind of change; `layout` gives
+   * the set tiny nodes and a tiny compact bound, so it converts between its two forms under the
+   * iterators again and again.
+   */
+  const interleavings = (names: fc.Arbitrary<string>, initial: number, ops: number, long = false, layout?: Layout) =>
     fc.property(
       fc.array(fc.tuple(names, score), { maxLength: initial, size: long ? "max" : undefined }),
       fc.array(opOver(names, long), { minLength: 1, maxLength: ops, size: long ? "max" : undefined }),
       fc.nat(),
       (initial, ops, seed) => {
-        const zs = SortedSet.from(initial, { seed });
+        let zs: SortedSet;
+        if (layout === undefined) {
+          zs = SortedSet.from(initial, { seed });
+        } else {
+          zs = sortedSetWithLayout(layout, { seed });
+          for (const [m, s] of initial) zs.add(m, s);
+        }
         const open: Tracked[] = [];
         const openOne = (reverse: boolean) => {
           const members = [...zs.keys()];
@@ -173,6 +184,29 @@ describe("SortedSet iteration under mutation", () => {
 
   it("does so while the journal spans chunks and iterators prune what they keep (many members, long runs)", () => {
     fc.assert(interleavings(manyNames, 60, 600, true), { seed: 0x17e5, numRuns: 60 });
+  });
+
+  it("does so while the set converts between its compact and list forms under the iterators", () => {
+    const layout = { nodeSize: 3, levelBits: 1, compactMax: 4 };
+    fc.assert(interleavings(name, 12, 60, false, layout), { seed: 0x17e6, numRuns: 1000 });
+    fc.assert(interleavings(manyNames, 60, 600, true, { ...layout, compactMax: 40 }), { seed: 0x17e7, numRuns: 40 });
+  });
+
+  it("an iterator live across both conversions at the default bound (129 members, then 64) still visits each member once", () => {
+    const zs = SortedSet.from(
+      Array.from({ length: 120 }, (_, i) => [`m${i}`, i] as [string, number]),
+      { seed: 4 },
+    );
+    const it = zs.keys();
+    const seen = [it.next().value!, it.next().value!];
+    for (let i = 0; i < 20; i++) zs.add(`late${i}`, 1000 + i); // past the bound: the list form
+    for (let r = 0; r < 10; r++) seen.push(it.next().value!);
+    for (let i = 20; i < 100; i++) zs.delete(`m${i}`); // down to 60 members: compact again
+    zs.delete("late3");
+    for (let r = it.next(); r.done !== true; r = it.next()) seen.push(r.value);
+    const want = Array.from({ length: 120 }, (_, i) => `m${i}`).filter((_, i) => i < 20 || i >= 100);
+    expect(seen).toEqual(want);
+    zs.checkInvariants();
   });
 
   it("iterators peeked at and abandoned, then thousands of changes: each still walks as promised", () => {

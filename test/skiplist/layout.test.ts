@@ -6,8 +6,10 @@ import { byteCompare } from "../support/byte-order.js";
 
 // Model-based commands (fc.commands) against a trivial reference — a sorted array — on sets whose
 // nodes hold 2, 3 or 4 entries, so every run splits nodes, shifts entries between neighbours,
-// merges and rebalances them, empties and unlinks nodes and changes the list's level; each
-// overflow policy and level probability is drawn per run. checkInvariants() after every command.
+// merges and rebalances them, empties and unlinks nodes and changes the list's level; the compact
+// form's bound (0: none, so the list from the first member; else small, so sets convert to the list
+// and back over and over) and the level probability are drawn per run. checkInvariants() after
+// every command.
 
 /** The reference: entries in an array, sorted again after every change. */
 interface Model {
@@ -136,8 +138,11 @@ function commands(lexMode: boolean): fc.Arbitrary<Cmd>[] {
     fc.tuple(member, fc.boolean()).map(([name, reverse]) =>
       command(`rank(${JSON.stringify(name)}, ${reverse})`, (m, z) => {
         const i = indexOf(m, name);
-        expect(z.rank(name, { reverse })).toBe(i < 0 ? undefined : reverse ? m.entries.length - 1 - i : i);
+        const rank = i < 0 ? undefined : reverse ? m.entries.length - 1 - i : i;
+        expect(z.rank(name, { reverse })).toBe(rank);
         expect(z.score(name)).toBe(i < 0 ? undefined : m.entries[i]![1]);
+        expect(z.rank(name, { reverse, withScore: true })).toEqual(i < 0 ? undefined : [rank, m.entries[i]![1]]);
+        expect(z.rank(name, { reverse, withScore: false })).toBe(rank);
       }),
     ),
     fc.tuple(index, index, fc.boolean()).map(([a, b, reverse]) =>
@@ -219,12 +224,12 @@ function commands(lexMode: boolean): fc.Arbitrary<Cmd>[] {
 function runCommands(nodeSize: number, lexMode: boolean, seed: number, numRuns: number): void {
   fc.assert(
     fc.property(
-      fc.integer({ min: 0, max: 3 }),
+      fc.constantFrom(0, 1, 2, 4, 8, 16),
       fc.integer({ min: 1, max: 2 }),
       fc.nat(),
       fc.commands(commands(lexMode), { maxCommands: 120 }),
-      (policy, levelBits, seed, cmds) => {
-        const z = sortedSetWithLayout({ nodeSize, levelBits, policy }, { seed });
+      (compactMax, levelBits, seed, cmds) => {
+        const z = sortedSetWithLayout({ nodeSize, levelBits, compactMax }, { seed });
         const model: Model = { entries: [] };
         fc.modelRun(() => ({ model, real: z }), cmds);
         expect([...z]).toEqual(model.entries);
@@ -248,14 +253,14 @@ describe("SortedSet with tiny nodes against a sorted-array model (fc.commands)",
     fc.assert(
       fc.property(
         fc.integer({ min: 2, max: 8 }),
-        fc.integer({ min: 0, max: 3 }),
+        fc.constantFrom(0, 4, 32, 128),
         fc.nat(),
         fc.array(fc.tuple(fc.nat(300), fc.integer({ min: -40, max: 40 }), fc.nat(9)), {
           minLength: 300,
           maxLength: 1500,
         }),
-        (nodeSize, policy, seed, steps) => {
-          const z = sortedSetWithLayout({ nodeSize, levelBits: 2, policy }, { seed });
+        (nodeSize, compactMax, seed, steps) => {
+          const z = sortedSetWithLayout({ nodeSize, levelBits: 2, compactMax }, { seed });
           const m = new Map<string, number>();
           for (const [k, s, kind] of steps) {
             const name = `k${k}`;
@@ -291,7 +296,7 @@ describe("SortedSet with tiny nodes against a sorted-array model (fc.commands)",
   });
 
   it("ordered loads fill nodes completely; union results are bulk-loaded sets that keep working", () => {
-    const z = sortedSetWithLayout({ nodeSize: 4, levelBits: 2 }, { seed: 3 });
+    const z = sortedSetWithLayout({ nodeSize: 4, levelBits: 2, compactMax: 0 }, { seed: 3 });
     for (let i = 0; i < 1000; i++) z.add(`m${i}`, i); // appends: a new node each time the last is full
     for (let i = 0; i > -1000; i--) z.add(`n${-i}`, i - 1); // prepends
     z.checkInvariants();

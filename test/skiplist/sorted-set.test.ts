@@ -1,7 +1,10 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { MAX_LEVEL, ZSkipList } from "../../src/skiplist/core.js";
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { Mulberry32 } from "../../src/internal/random.js";
 import { compareMembers, SortedSet, type SortedSetEntry } from "../../src/skiplist/index.js";
+import { OrderedList } from "../../src/skiplist/list.js";
+import { MemberIndex } from "../../src/skiplist/members.js";
+import { HEADER, MAX_LEVEL, NIL } from "../../src/skiplist/store.js";
 import { byteCompare } from "../support/byte-order.js";
 
 // ---------------------------------------------------------------- an independent reference model
@@ -359,6 +362,39 @@ describe("SortedSet semantics", () => {
     zs.checkInvariants();
   });
 
+  it("rank … withScore gives [rank, score] (ZRANK … WITHSCORE, Redis 7.2); the type follows the option", () => {
+    const zs = SortedSet.from([
+      ["a", 3],
+      ["b", 1],
+      ["c", 2],
+      ["d", -0],
+    ]);
+    const plain = zs.rank("a");
+    const both = zs.rank("a", { withScore: true });
+    const reverse = zs.rank("b", { reverse: true, withScore: true });
+    expectTypeOf(plain).toEqualTypeOf<number | undefined>();
+    expectTypeOf(both).toEqualTypeOf<[rank: number, score: number] | undefined>();
+    expectTypeOf(zs.rank("a", { withScore: false })).toEqualTypeOf<number | undefined>();
+    expectTypeOf(zs.rank("a", { reverse: true })).toEqualTypeOf<number | undefined>();
+    const flag: boolean = Math.random() < 2;
+    expectTypeOf(zs.rank("a", { withScore: flag })).toEqualTypeOf<number | [rank: number, score: number] | undefined>();
+    expect(plain).toBe(3);
+    expect(both).toEqual([3, 3]);
+    expect(reverse).toEqual([2, 1]);
+    expect(zs.rank("d", { withScore: true })).toEqual([0, -0]);
+    expect(Object.is(zs.rank("d", { withScore: true })![1], -0)).toBe(true); // the score as score() gives it
+    expect(zs.rank("zz", { withScore: true })).toBeUndefined();
+    expect(zs.rank("a", { withScore: false })).toBe(3);
+    for (const [m] of zs) {
+      for (const reverse of [false, true]) {
+        expect(zs.rank(m, { reverse, withScore: true })).toEqual([zs.rank(m, { reverse }), zs.score(m)]);
+      }
+    }
+    expect(() => zs.rank("a", { withScore: "yes" } as never)).toThrow(TypeError);
+    expect(() => zs.rank("a", { withScores: true } as never)).toThrow(/withScores.*withScore|withScore/);
+    expect(() => zs.rank("a", null as never)).toThrow(TypeError);
+  });
+
   it("rejects NaN from ZINCRBY without changing anything", () => {
     const zs = new SortedSet({ seed: 2 });
     expect(zs.incrBy("x", Number.POSITIVE_INFINITY)).toBe(Number.POSITIVE_INFINITY);
@@ -446,18 +482,18 @@ describe("SortedSet semantics", () => {
   });
 
   it("keeps removed members as tombstones and purges them once they outnumber live ones", () => {
-    const list = new ZSkipList(8, 16);
-    for (let i = 0; i < 300; i++) list.insert(i, `m${i}`);
-    for (let i = 0; i < 100; i++) list.deleteMember(`m${i}`);
-    expect(list.index.size).toBe(300); // 100 tombstones, 200 live
-    expect(list.find("m5")).toBe(0);
-    list.checkInvariants("test");
-    for (let i = 0; i < 100; i++) list.insert(i + 0.5, `m${i}`); // overwrite the tombstones
-    expect(list.index.size).toBe(300);
-    for (let i = 0; i < 250; i++) list.deleteMember(`m${i}`);
-    expect(list.length).toBe(50);
-    expect(list.index.size).toBeLessThanOrEqual(50 + 64); // purged when tombstones passed 150 > live
-    list.checkInvariants("test");
+    const index = new MemberIndex(16);
+    for (let i = 0; i < 300; i++) index.add(`m${i}`, i);
+    for (let i = 0; i < 100; i++) index.remove(`m${i}`, index.slotOf(`m${i}`));
+    expect(index.mapSize).toBe(300); // 100 tombstones, 200 live
+    expect(index.slotOf("m5")).toBe(0);
+    for (let i = 0; i < 100; i++) index.add(`m${i}`, i + 0.5); // overwrite the tombstones
+    expect(index.mapSize).toBe(300);
+    expect(index.scoreOf(index.slotOf("m7"))).toBe(7.5);
+    for (let i = 0; i < 250; i++) index.remove(`m${i}`, index.slotOf(`m${i}`));
+    expect(index.size).toBe(50);
+    expect(index.mapSize).toBeLessThanOrEqual(50 + 64); // purged when tombstones passed 150 > live
+    expect(index.top - 1 - index.freeCount).toBe(50);
     const zs = new SortedSet({ seed: 9 });
     for (let round = 0; round < 5; round++) {
       for (let i = 0; i < 500; i++) zs.add(`k${i}`, i);
@@ -496,12 +532,12 @@ describe("SortedSet semantics", () => {
   });
 
   it("draws node levels with p = 1/4 (geometric, capped at 32)", () => {
-    const list = new ZSkipList(7, 16, { nodeSize: 2, levelBits: 2 });
+    const list = new OrderedList({ nodeSize: 2, levelBits: 2 }, 16, new Mulberry32(7));
     for (let i = 0; i < 200_000; i++) list.insert(i, `m${i}`);
     const counts = new Array<number>(34).fill(0);
     let n = 0;
-    for (let x = list.firstNode(); x !== 0; x = list.nextNode(x)) {
-      counts[list.levelOf(x)]!++;
+    for (let x = list.store.next(HEADER, 0); x !== NIL; x = list.store.next(x, 0)) {
+      counts[list.store.level(x)]!++;
       n++;
     }
     expect(n).toBeGreaterThan(50_000);
@@ -515,7 +551,6 @@ describe("SortedSet semantics", () => {
     }
     expect(counts[0]).toBe(0);
     expect(list.level).toBeLessThanOrEqual(MAX_LEVEL);
-    list.checkInvariants("test");
   });
 });
 
