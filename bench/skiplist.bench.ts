@@ -636,7 +636,8 @@ async function beforeRun(ctx: BenchContext, Before: SortedSetClass, inp: Inputs)
       "m",
       "s",
       "n",
-      "const z = new Z({ seed: 1 }); for (let i = 0; i < n; i++) z.add(m[i], s[i]); return z.size;",
+      // A comment of its own per contender: loops compiled from one text share one feedback vector (ownLoop).
+      `const z = new Z({ seed: 1 }); for (let i = 0; i < n; i++) z.add(m[i], s[i]); return z.size; // ${name}`,
     ) as (Z: SortedSetClass, m: string[], s: Float64Array, n: number) => number;
     insertTasks[name] = () => {
       sink += loop(Z, members, scores, n);
@@ -694,7 +695,7 @@ async function beforeRun(ctx: BenchContext, Before: SortedSetClass, inp: Inputs)
   const unionTasks: Record<string, () => unknown> = {};
   for (const [name, Z] of impls) {
     const [a, b] = pairs.get(name)!;
-    const loop = new Function("Z", "a", "b", "return Z.union([a, b]).size;") as (
+    const loop = new Function("Z", "a", "b", `return Z.union([a, b]).size; // ${name}`) as (
       Z: SortedSetClass,
       a: AnySortedSet,
       b: AnySortedSet,
@@ -842,7 +843,8 @@ async function midRun(ctx: BenchContext, inp: Inputs, withArray: boolean) {
       "m",
       "s",
       "n",
-      "const z = make(); for (let i = 0; i < n; i++) z.add(m[i], s[i]); return z.size;",
+      // A comment of its own per contender: loops compiled from one text share one feedback vector (ownLoop).
+      `const z = make(); for (let i = 0; i < n; i++) z.add(m[i], s[i]); return z.size; // ${name}`,
     ) as (make: () => Z, m: string[], s: Float64Array, n: number) => number;
     adds[name] = () => {
       sink += loop(make, members, scores, n);

@@ -23,7 +23,6 @@ import {
   checkInteger,
   checkString,
   describe,
-  formatError,
   notJson,
   rangeError,
   typeError,
@@ -1058,3 +1057,18 @@ export function sortedSetWithLayout(layout: Layout, options?: SortedSetOptions):
   }
   return makeWithLayout(layout, options);
 }
+
+/**
+ * @internal One set in each form, alive as long as the module. V8 keeps an object layout (a hidden
+ * class) only while some object has it, and a full garbage collection that finds none discards the
+ * optimized code built on it. A program whose sets all die between two collections — a set per
+ * request, or a benchmark building sets from empty — would otherwise run this module's code
+ * unoptimized after each collection, at about half speed until it is compiled again
+ * (bench/probes/skiplist-gc.ts, which empties this array to show it; docs/skiplist.md, "Small sets").
+ * About 3 kB.
+ */
+export const LAYOUTS_KEPT: SortedSet[] = [
+  SortedSet.from([["", 0]]),
+  sortedSetWithLayout({ nodeSize: 128, levelBits: 2, compactMax: 0 }, { seed: 0, capacity: 0 }),
+];
+LAYOUTS_KEPT[1]!.add("", 0);
