@@ -8,7 +8,9 @@ import type { CompactList } from "./compact.js";
 import type { OrderedList } from "./list.js";
 import type { MemberIndex } from "./members.js";
 import { compareMembers } from "./order.js";
-import { HEADER, HEADER_WORDS, MAX_LEVEL, NIL, type NodeId, type Pos } from "./store.js";
+import { LAYOUT, type NodeId, type Pos } from "./store.js";
+
+const { HEADER, HEADER_WORDS, MAX_LEVEL, NIL } = LAYOUT;
 
 /** Whether (s, m) sorts strictly after (ps, pm). */
 function after(ps: number, pm: string, s: number, m: string): boolean {

@@ -41,7 +41,10 @@
  */
 import { Mulberry32 } from "../internal/random.js";
 import { compareMembers } from "./order.js";
-import { CHUNK_BITS, HEADER, LINKS, MAX_LEVEL, NIL, NO_POS, type NodeId, NodeStore, type Pos } from "./store.js";
+import { LAYOUT, type NodeId, NodeStore, type Pos } from "./store.js";
+
+// The store's constants as this module's own (see LAYOUT: an imported binding is not folded).
+const { CHUNK_BITS, HEADER, LINKS, MAX_LEVEL, NIL, NO_POS } = LAYOUT;
 
 const CHUNK_MASK = (1 << CHUNK_BITS) - 1;
 
@@ -96,6 +99,10 @@ export class OrderedList {
    */
   readonly #update = new Int32Array(MAX_LEVEL);
   readonly #rankAt = new Int32Array(MAX_LEVEL);
+  /** The rank of the node the last descent ended at (what rankAt[0] holds after a descent that fills the path). */
+  #found = 0;
+  /** The node the last descent ended at (HEADER when even the first node is past the target). */
+  #foundNode: NodeId = HEADER;
   /** Draws node levels (started where the set's levels' stream stands; handed back when dropped). */
   readonly #levels: Mulberry32;
   /** Bits of a draw used for levels (a multiple of levelBits), and the mask that hides the rest. */
@@ -179,11 +186,12 @@ export class OrderedList {
 
   /**
    * The one descent: from the top level down, steps forward while the next node's first entry is
-   * on this side of the target ({@link Kind}), filling the path (the last node at or before the
-   * target on each level, and its rank). Returns the node it ends at (HEADER when even the first
-   * node is past the target); its rank is the path's rank at level 0.
+   * on this side of the target ({@link Kind}). Returns the node it ends at (HEADER when even the
+   * first node is past the target), also left in `#foundNode`, with its rank in `#found`. With
+   * `path`, fills the path too (the last node at or before the target on each level, and its rank),
+   * which a change reads; a read skips those writes.
    */
-  #descend(kind: Kind, score: number, member: string, r: number, inclusive: boolean): NodeId {
+  #descend(kind: Kind, score: number, member: string, r: number, inclusive: boolean, path = true): NodeId {
     const t = this.store.t;
     const update = this.#update;
     const rankAt = this.#rankAt;
@@ -204,9 +212,13 @@ export class OrderedList {
         x = y;
         link = x + LINKS + 2 * i;
       }
-      update[i] = x;
-      rankAt[i] = rank;
+      if (path) {
+        update[i] = x;
+        rankAt[i] = rank;
+      }
     }
+    this.#found = rank;
+    this.#foundNode = x as NodeId;
     return x as NodeId;
   }
 
@@ -314,20 +326,20 @@ export class OrderedList {
 
   /** A score bound's descent: the entries below the bound in the node it ends at (that node stays the path's foot). */
   #boundScore(score: number, inclusive: boolean): number {
-    const x = this.#descend(SCORE, score, "", 0, inclusive);
+    const x = this.#descend(SCORE, score, "", 0, inclusive, false);
     return x === HEADER ? 0 : this.#belowScore(x, score, inclusive);
   }
 
   /** A member bound's descent, as {@link #boundScore}. */
   #boundMember(member: string, inclusive: boolean): number {
-    const x = this.#descend(MEMBER, 0, member, 0, inclusive);
+    const x = this.#descend(MEMBER, 0, member, 0, inclusive, false);
     return x === HEADER ? 0 : this.#belowMember(x, member, inclusive);
   }
 
   /** After a bound's descent: the first entry not below the bound (forward), or the last below it (reverse). */
   #boundPos(j: number, reverse: boolean): Pos {
     const s = this.store;
-    const x = this.#update[0]! as NodeId;
+    const x = this.#foundNode;
     if (x === HEADER) return reverse ? NO_POS : this.firstPos();
     if (reverse) return (s.base(x) + j - 1) as Pos;
     if (j < s.count(x)) return (s.base(x) + j) as Pos;
@@ -339,8 +351,8 @@ export class OrderedList {
 
   /** The 0-based rank of the entry (score, member), which must be present. O(log N + log B). */
   rank(score: number, member: string): number {
-    const x = this.#descend(KEY, score, member, 0, false);
-    return this.#rankAt[0]! + this.#entriesBefore(x, score, member);
+    const x = this.#descend(KEY, score, member, 0, false, false);
+    return this.#found + this.#entriesBefore(x, score, member);
   }
 
   /** Position of the entry (score, member), which must be present; its node's path stays in the scratch. */
@@ -351,14 +363,14 @@ export class OrderedList {
 
   /** Position of the entry at 0-based rank r (0 ≤ r < length). O(log N). */
   posAt(r: number): Pos {
-    const x = this.#descend(RANK, 0, "", r, false);
-    return (this.store.base(x) + (r - this.#rankAt[0]!)) as Pos;
+    const x = this.#descend(RANK, 0, "", r, false, false);
+    return (this.store.base(x) + (r - this.#found)) as Pos;
   }
 
   /** Number of entries scored below s (at or below s when `inclusive`). O(log N). */
   countBelowScore(s: number, inclusive: boolean): number {
     const j = this.#boundScore(s, inclusive);
-    return this.#rankAt[0]! + j;
+    return this.#found + j;
   }
 
   /**
@@ -368,7 +380,7 @@ export class OrderedList {
    */
   countBelowMember(m: string, inclusive: boolean): number {
     const j = this.#boundMember(m, inclusive);
-    return this.#rankAt[0]! + j;
+    return this.#found + j;
   }
 
   /**

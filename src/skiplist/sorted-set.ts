@@ -19,14 +19,7 @@
  *
  * Entries are `[member, score]` tuples everywhere (ranges, pops, iteration), like `Map` entries.
  */
-import {
-  checkInteger,
-  checkString,
-  describe,
-  notJson,
-  rangeError,
-  typeError,
-} from "../internal/errors.js";
+import { checkInteger, checkString, describe, notJson, rangeError, typeError } from "../internal/errors.js";
 import { defineInspect } from "../internal/inspect.js";
 import { checkFlag, checkInstance, checkIterable, checkOptions, checkZaddFlags } from "../internal/options.js";
 import { randomSeed } from "../internal/random.js";
@@ -698,11 +691,9 @@ export class SortedSet implements Iterable<SortedSetEntry> {
     checkIndex("index", index);
     const reverse = options === undefined ? false : reverseOf(options);
     const n = z.size;
-    let i = index < 0 ? index + n : index;
+    const i = index < 0 ? index + n : index;
     if (i < 0 || i >= n) return undefined;
-    if (reverse) i = n - 1 - i;
-    const p = z.posAt(i);
-    return [z.memberAt(p), z.scoreAt(p)];
+    return z.entryAt(reverse ? n - 1 - i : i);
   }
 
   // ---------------------------------------------------------------- ranges

@@ -30,7 +30,7 @@
  */
 
 /** Redis's ZSKIPLIST_MAXLEVEL. */
-export const MAX_LEVEL = 32;
+const MAX_LEVEL = 32;
 
 declare const nodeBrand: unique symbol;
 declare const posBrand: unique symbol;
@@ -40,23 +40,23 @@ export type NodeId = number & { readonly [nodeBrand]: true };
 export type Pos = number & { readonly [posBrand]: true };
 
 /** The header node; also the null link (no link points to the header). */
-export const HEADER = 0 as NodeId;
-export const NIL = 0 as NodeId;
+const HEADER = 0 as NodeId;
+const NIL = 0 as NodeId;
 /** No position. */
-export const NO_POS = -1 as Pos;
+const NO_POS = -1 as Pos;
 
 /**
  * Tower words: backward link, level | count << 6, base, up link, then (forward, span) per level.
- * Exported for the list's descent and walks, the loops every operation spends its time in, which
- * read `t` directly; everything else goes through the accessors.
+ * The list's descent and walks, the loops every operation spends its time in, read `t` directly
+ * (through {@link LAYOUT}); everything else goes through the accessors.
  */
 const BACK = 2;
-export const META = 3;
-export const BASE = 4;
+const META = 3;
+const BASE = 4;
 const UP = 5;
-export const LINKS = 6;
+const LINKS = 6;
 /** Words of the header block (a level-32 tower): nodes start past it. */
-export const HEADER_WORDS = LINKS + 2 * MAX_LEVEL;
+const HEADER_WORDS = LINKS + 2 * MAX_LEVEL;
 /** Size classes of tower blocks: levels 1, 2, 3 and ≥ 4. */
 const CLASSES = 4;
 /** Largest tower page, in words (64 KiB); smaller lists take pages of 1/16 of the words in use (≥ 16). */
@@ -78,9 +78,17 @@ const COUNTERS = TOP + 3;
  * where growing one flat array copies all of it each time (at 10^6 members, hundreds of megabytes
  * of large arrays allocated and collected over a load). A block never straddles two chunks.
  */
-export const CHUNK_BITS = 14;
+const CHUNK_BITS = 14;
 const CHUNK = 1 << CHUNK_BITS;
 const CHUNK_MASK = CHUNK - 1;
+/**
+ * The layout constants other modules need, as one object each of them takes apart into constants
+ * of its own (`const { NIL, LINKS } = LAYOUT;`), as this module keeps its own unexported. V8 folds
+ * a module's own unexported `const` into optimized code, but reads an imported or exported binding
+ * through its module cell at every use: in a descent that is a third of the time
+ * (bench/probes/skiplist-consts.ts).
+ */
+export const LAYOUT = { MAX_LEVEL, HEADER, NIL, NO_POS, META, BASE, LINKS, HEADER_WORDS, CHUNK_BITS } as const;
 /**
  * Entries a new store makes room for at once, at most: a larger `capacity` hint is not allocated up
  * front, the arrays grow as entries arrive, so memory follows use and a careless hint cannot reserve

@@ -25,7 +25,10 @@ import { CompactList } from "./compact.js";
 import { checkCompact, checkIndexed } from "./invariants.js";
 import { type ListLayout, OrderedList } from "./list.js";
 import { MemberIndex } from "./members.js";
-import { CHUNK_BITS } from "./store.js";
+import { LAYOUT } from "./store.js";
+
+// The store's constant as this module's own (see LAYOUT: an imported binding is not folded).
+const { CHUNK_BITS } = LAYOUT;
 
 /** Most members a set holds (the member limit). */
 export const MAX_SIZE = 2 ** 26;
@@ -193,7 +196,8 @@ export class ZSet implements Cursor {
 
   /** Number of entries. */
   get size(): number {
-    return this.#order.length;
+    const l = this.#list;
+    return l !== null ? l.length : this.#compact!.members.length;
   }
 
   /** The member's score, or undefined when absent. O(1). */
@@ -311,6 +315,17 @@ export class ZSet implements Cursor {
 
   posAt(r: number): number {
     return this.#order.posAt(r);
+  }
+
+  /** The entry at 0-based rank r (0 ≤ r < size), as ZRANGE r r WITHSCORES gives it: one dispatch, not three. */
+  entryAt(r: number): [string, number] {
+    const l = this.#list;
+    if (l !== null) {
+      const p = l.posAt(r);
+      return [l.memberAt(p), l.scoreAt(p)];
+    }
+    const c = this.#compact!;
+    return [c.members[r]!, c.scores[r]!];
   }
 
   countBelowScore(s: number, inclusive: boolean): number {

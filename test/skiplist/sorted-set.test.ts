@@ -4,8 +4,10 @@ import { Mulberry32 } from "../../src/internal/random.js";
 import { compareMembers, SortedSet, type SortedSetEntry } from "../../src/skiplist/index.js";
 import { OrderedList } from "../../src/skiplist/list.js";
 import { MemberIndex } from "../../src/skiplist/members.js";
-import { HEADER, MAX_LEVEL, NIL } from "../../src/skiplist/store.js";
+import { LAYOUT } from "../../src/skiplist/store.js";
 import { byteCompare } from "../support/byte-order.js";
+
+const { HEADER, MAX_LEVEL, NIL } = LAYOUT;
 
 // ---------------------------------------------------------------- an independent reference model
 
