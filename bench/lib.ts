@@ -324,3 +324,15 @@ export function heapUsed(): number {
   g();
   return process.memoryUsage().heapUsed;
 }
+
+/** The first index of the sorted array `a` whose value is ≥ x (a.length when none): a binary search. */
+export function lowerBound(a: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -38,6 +38,7 @@ import {
   distinctStrings,
   formatOps,
   type Headline,
+  lowerBound,
   markdownTable,
   ownLoop,
   prng,
@@ -143,17 +144,6 @@ function inputs(n: number): Inputs {
     scanHi[i] = sorted[r + span - 1]!;
   }
   return { n, members, scores, picks, ranks, fresh, scanLo, scanHi };
-}
-
-function lowerBound(a: number[], x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The sorted-array baseline: parallel arrays kept sorted by score. */

@@ -19,7 +19,7 @@
  */
 import { type SortedSet, sortedSetWithLayout } from "../../src/skiplist/sorted-set.js";
 import type { Layout } from "../../src/skiplist/zset.js";
-import { distinctStrings, prng } from "../lib.js";
+import { distinctStrings, lowerBound, prng } from "../lib.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error("run with node --expose-gc");
@@ -40,17 +40,6 @@ const COMPACT: Layout = { nodeSize: 128, levelBits: 2, compactMax: 4096 };
 const LIST: Layout = { nodeSize: 128, levelBits: 2, compactMax: 0 };
 const LIST_16: Layout = { nodeSize: 16, levelBits: 2, compactMax: 0 };
 const DEFAULT: Layout = { nodeSize: 128, levelBits: 2 };
-
-function lowerBound(a: number[], x: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (a[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
 
 // ---------------------------------------------------------------- 1. bytes per member
 
