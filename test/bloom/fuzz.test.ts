@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { BlockedBloomFilter, BloomFilter, RedisBloomFilter, ScalableBloomFilter } from "../../src/bloom/index.js";
 import { RedstructFormatError } from "../../src/internal/errors.js";
 import { filled } from "../support/bloom.js";
-import { type Deserializer, expectOnlyFormatErrors, fuzzDeserializer } from "../support/fuzz.js";
+import { type Deserializer, describeDeserializers, expectOnlyFormatErrors, fuzzDeserializer } from "../support/fuzz.js";
 
 /** Inputs per deserializer per run. */
 const RUNS = 10_000;
@@ -85,17 +85,7 @@ const deserializers: [number, Deserializer<{ checkInvariants(): void }>][] = [
   ],
 ];
 
-describe(`${RUNS} seeded inputs per deserializer: only RedstructFormatError or a sound structure`, () => {
-  for (const [seed, d] of deserializers) {
-    it(d.name, () => {
-      const counts = fuzzDeserializer(d, { seed, runs: RUNS });
-      expect(counts.loaded + counts.refused).toBe(RUNS);
-      // Both outcomes occur: the corruptions reach past the first checks into the structure.
-      expect(counts.refused).toBeGreaterThan(0);
-      expect(counts.loaded).toBeGreaterThan(0);
-    });
-  }
-});
+describeDeserializers(deserializers, RUNS);
 
 describe("BloomFilter", () => {
   it("fuzzed input only throws RedstructFormatError", () => {

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ExaLogLog, HyperLogLog, UltraLogLog } from "../../src/hll/index.js";
 import { RedstructFormatError } from "../../src/internal/errors.js";
-import { corrupted, type Deserializer, fuzzDeserializer } from "../support/fuzz.js";
+import { corrupted, type Deserializer, describeDeserializers, fuzzDeserializer } from "../support/fuzz.js";
 import { distinct } from "../support/hll.js";
 
 /** Inputs per deserializer per run. */
@@ -50,17 +50,7 @@ const deserializers: [number, Deserializer<{ checkInvariants(): void }>][] = [
   ],
 ];
 
-describe(`${RUNS} seeded inputs per deserializer: only RedstructFormatError or a sound structure`, () => {
-  for (const [seed, d] of deserializers) {
-    it(d.name, () => {
-      const counts = fuzzDeserializer(d, { seed, runs: RUNS });
-      expect(counts.loaded + counts.refused).toBe(RUNS);
-      // Both outcomes occur: the corruptions reach past the first checks into the structure.
-      expect(counts.refused).toBeGreaterThan(0);
-      expect(counts.loaded).toBeGreaterThan(0);
-    });
-  }
-});
+describeDeserializers(deserializers, RUNS);
 
 describe("HyperLogLog", () => {
   const formatError = (f: () => unknown) => expect(f).toThrow(RedstructFormatError);

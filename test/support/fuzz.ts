@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { expect } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RedstructFormatError } from "../../src/internal/errors.js";
 
 /**
@@ -179,4 +179,25 @@ export function fuzzDeserializer<T extends ReadBack>(
     { seed, numRuns: runs },
   );
   return counts;
+}
+
+/**
+ * One test per deserializer: `runs` seeded inputs through {@link fuzzDeserializer} (the seed given
+ * beside each), every input counted, and both outcomes seen — the corruptions reach past the first
+ * checks into the structure.
+ */
+export function describeDeserializers<T extends ReadBack>(
+  deserializers: [number, Deserializer<T>][],
+  runs: number,
+): void {
+  describe(`${runs} seeded inputs per deserializer: only RedstructFormatError or a sound structure`, () => {
+    for (const [seed, d] of deserializers) {
+      it(d.name, () => {
+        const counts = fuzzDeserializer(d, { seed, runs });
+        expect(counts.loaded + counts.refused).toBe(runs);
+        expect(counts.refused).toBeGreaterThan(0);
+        expect(counts.loaded).toBeGreaterThan(0);
+      });
+    }
+  });
 }
