@@ -194,7 +194,10 @@ export class ZSet implements Cursor {
 
   // ---------------------------------------------------------------- members
 
-  /** Number of entries. */
+  /**
+   * Number of entries. Read by nearly every call of the API, so it branches on the form here rather
+   * than calling through {@link Entries} (one call fewer for V8 to inline into each caller).
+   */
   get size(): number {
     const l = this.#list;
     return l !== null ? l.length : this.#compact!.members.length;
